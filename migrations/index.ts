@@ -1,0 +1,8 @@
+import m0001 from "./0001_identity.js"
+import m0002 from "./0002_streams.js"
+
+/** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
+export const migrations = {
+  "0001_identity": m0001,
+  "0002_streams": m0002
+}

@@ -1,0 +1,52 @@
+import { Config, Context, Effect, Layer, Option } from "effect"
+import * as os from "node:os"
+import * as path from "node:path"
+
+const DEFAULT_RETRY_SCHEDULE = "5s,5m,30m,2h,5h,10h,10h"
+
+/** Every setting of CONTRACT.md "Environment", read once at start-up. */
+export interface AppSettings {
+  readonly port: number
+  readonly host: string
+  readonly databaseUrl: Option.Option<string>
+  readonly dataDir: string
+  readonly publicBaseUrl: string
+  readonly adminToken: Option.Option<string>
+  readonly smtpUrl: Option.Option<string>
+  readonly allowPrivateUrls: boolean
+  readonly deliveryRetrySchedule: string
+  readonly runnerHost: string
+  readonly runnerPort: number
+  readonly renderSlots: number
+  readonly otlpEndpoint: Option.Option<string>
+  readonly serviceName: string
+}
+
+const settingsConfig = Effect.gen(function*() {
+  const port = yield* Config.integer("PORT").pipe(Config.withDefault(8080))
+  const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault("./data"))
+  const publicBaseUrl = yield* Config.string("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
+  return {
+    port,
+    host: yield* Config.string("HOST").pipe(Config.withDefault("0.0.0.0")),
+    databaseUrl: yield* Config.option(Config.string("DATABASE_URL")).pipe(Effect.map(Option.filter((s) => s !== ""))),
+    dataDir: path.resolve(dataDir),
+    publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""),
+    adminToken: yield* Config.option(Config.string("ADMIN_TOKEN")).pipe(Effect.map(Option.filter((s) => s !== ""))),
+    smtpUrl: yield* Config.option(Config.string("SMTP_URL")),
+    allowPrivateUrls: yield* Config.boolean("ALLOW_PRIVATE_URLS").pipe(Config.withDefault(false)),
+    deliveryRetrySchedule: yield* Config.string("DELIVERY_RETRY_SCHEDULE").pipe(
+      Config.withDefault(DEFAULT_RETRY_SCHEDULE)
+    ),
+    runnerHost: yield* Config.string("RUNNER_HOST").pipe(Config.withDefault("localhost")),
+    runnerPort: yield* Config.integer("RUNNER_PORT").pipe(Config.withDefault(34431)),
+    renderSlots: yield* Config.integer("RENDER_SLOTS").pipe(Config.withDefault(os.availableParallelism())),
+    otlpEndpoint: yield* Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")),
+    serviceName: yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("clipwright"))
+  } satisfies AppSettings
+})
+
+export class AppConfig extends Context.Tag("clipwright/AppConfig")<AppConfig, AppSettings>() {
+  static readonly layer = Layer.effect(AppConfig, settingsConfig)
+  static readonly make = (settings: AppSettings) => Layer.succeed(AppConfig, settings)
+}

@@ -1,0 +1,55 @@
+import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { NodeHttpServer } from "@effect/platform-node"
+import { Effect, Layer } from "effect"
+import { createServer } from "node:http"
+import { ClusterLive } from "../cluster/Cluster.js"
+import { EntitiesLive } from "../cluster/Entities.js"
+import { ClipwrightApi } from "./api/Api.js"
+import { AppConfig } from "./Config.js"
+import { AdminHttpLive } from "./http/AdminHttp.js"
+import { IdentityHttpLive } from "./http/IdentityHttp.js"
+import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
+import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
+import { StreamsHttpLive } from "./http/StreamsHttp.js"
+import { SystemHttpLive } from "./http/SystemHttp.js"
+import { TracingLive } from "./observability/Tracing.js"
+import { AdminToken } from "./services/AdminToken.js"
+import { Identity } from "./services/Identity.js"
+import { Quotas } from "./services/Quotas.js"
+import { Streams } from "./services/Streams.js"
+import { DatabaseLive } from "./sql/Database.js"
+import { IdentityRepo } from "./sql/IdentityRepo.js"
+import { StreamRepo } from "./sql/StreamRepo.js"
+
+const RepositoriesLive = Layer.mergeAll(IdentityRepo.layer, StreamRepo.layer)
+
+const ServicesLive = Layer.mergeAll(Streams.layer, Quotas.layer, AdminToken.layer).pipe(
+  Layer.provideMerge(Identity.layer)
+)
+
+const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
+  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, AdminHttpLive]),
+  Layer.provide([AuthenticationLive, AdminAuthenticationLive])
+)
+
+const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* AppConfig
+  return HttpApiBuilder.serve(requestContext(`${config.publicBaseUrl}/errors`)).pipe(
+    Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
+    Layer.provide(ErrorEnvelopeLive),
+    Layer.provide(ApiLive),
+    HttpServer.withLogAddress,
+    Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
+  )
+}))
+
+/** One node: HTTP API, cluster runner hosting every entity, SQL, tracing. The only composition root. */
+export const NodeLive = HttpLive.pipe(
+  Layer.provide(ServicesLive),
+  Layer.provide(EntitiesLive),
+  Layer.provide(RepositoriesLive),
+  Layer.provideMerge(ClusterLive),
+  Layer.provideMerge(DatabaseLive),
+  Layer.provide(TracingLive)
+)

@@ -1,0 +1,27 @@
+import { HttpApi, OpenApi } from "@effect/platform"
+import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
+import { AdminApi } from "./AdminApi.js"
+import { IdentityApi } from "./IdentityApi.js"
+import { StreamsApi } from "./StreamsApi.js"
+import { SystemApi } from "./SystemApi.js"
+
+/** The whole HTTP contract: one group per spec area. */
+export class ClipwrightApi extends HttpApi.make("clipwright")
+  .add(SystemApi)
+  .add(IdentityApi)
+  .add(StreamsApi)
+  .add(AdminApi)
+  .addError(Unauthenticated)
+  .addError(Forbidden)
+  .addError(Internal)
+  .addError(NotFound)
+  .addError(Conflict)
+  .addError(UpstreamUnavailable)
+  .annotate(OpenApi.Title, "clipwright")
+  .annotate(OpenApi.Version, "1.0.0")
+  .annotate(
+    OpenApi.Description,
+    "Draws short videos from templates and data and hands finished posts over by signed webhook and email. " +
+      "Every failure answers `{ error: { type, code, message, requestId, details[] } }`."
+  )
+{}

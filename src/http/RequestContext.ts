@@ -1,0 +1,61 @@
+import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { Effect, Layer, Option } from "effect"
+import { ulid } from "ulid"
+import { AppConfig } from "../Config.js"
+import { CurrentRequestId } from "../domain/RequestId.js"
+import { causeToEnvelope, envelopeResponse } from "./Envelope.js"
+
+const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
+/** Bodies beyond this are refused before they are read; file routes raise it for themselves. */
+export const JSON_BODY_LIMIT = 1024 * 1024
+
+const traceparent = Effect.map(Effect.currentSpan, (span) => `00-${span.traceId}-${span.spanId}-01`).pipe(Effect.option)
+
+const contentTypeProblem = (request: HttpServerRequest.HttpServerRequest) => {
+  if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return false
+  const length = Number(request.headers["content-length"] ?? "0")
+  const hasBody = length > 0 || request.headers["transfer-encoding"] !== undefined
+  const type = (request.headers["content-type"] ?? "").toLowerCase()
+  return hasBody && type !== "" && !type.includes("application/json") && !type.includes("multipart/form-data")
+}
+
+/**
+ * The outermost layer of every request: request id (a ULID sent in `x-request-id` is used), the trace id in
+ * `traceparent`, log annotations, and the refusals decided before any route runs (413, 415).
+ */
+export const requestContext = (errorsBase: string) =>
+  HttpMiddleware.make((app) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const sent = request.headers["x-request-id"]
+      const requestId = sent !== undefined && ULID.test(sent) ? sent : ulid()
+      const length = Number(request.headers["content-length"] ?? "0")
+      const parent = yield* traceparent
+      // The server writes the response before a serve middleware sees it; a pre-response handler runs first.
+      yield* HttpApp.appendPreResponseHandler((_request, response) =>
+        Effect.succeed(HttpServerResponse.setHeaders(response, {
+          "x-request-id": requestId,
+          ...(Option.isSome(parent) ? { traceparent: parent.value } : {})
+        }))
+      )
+      return yield* (
+        length > JSON_BODY_LIMIT && !(request.headers["content-type"] ?? "").includes("multipart/form-data")
+          ? envelopeResponse(errorsBase, { code: "payload_too_large", message: "The request body is over 1 MB." })
+          : contentTypeProblem(request)
+          ? envelopeResponse(errorsBase, {
+            code: "unsupported_media_type",
+            message: `Content-Type ${request.headers["content-type"]} is not accepted here; send application/json.`
+          })
+          : app.pipe(Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause)))
+      ).pipe(Effect.locally(CurrentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
+    })
+  )
+
+/** Inside the API: every typed failure, decode error, unknown route or defect becomes the envelope. */
+export const ErrorEnvelopeLive = Layer.unwrapEffect(Effect.gen(function*() {
+  const config = yield* AppConfig
+  const errorsBase = `${config.publicBaseUrl}/errors`
+  return HttpApiBuilder.middleware((app) =>
+    app.pipe(Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause)))
+  )
+}))

@@ -1,0 +1,72 @@
+import { HttpRouter, HttpServerRequest } from "@effect/platform"
+import { Effect, Layer, Option, Redacted } from "effect"
+import { Forbidden, Unauthenticated } from "../domain/Errors.js"
+import { hasPermission, PLATFORM_SCOPE, requirementFor } from "../domain/Permissions.js"
+import { anonymous, type Principal } from "../domain/Principal.js"
+import { AdminAuthentication, Authentication } from "../api/Security.js"
+import { AdminToken, tokensMatch } from "../services/AdminToken.js"
+import { Identity } from "../services/Identity.js"
+
+const unauthenticated = new Unauthenticated({
+  message: "Missing or invalid API key: send `Authorization: Bearer <API_KEY>` with a live key."
+})
+
+const authorize = (principal: Principal, method: string, routePath: string, serviceAccount: string | undefined) => {
+  if (serviceAccount !== undefined && serviceAccount !== principal.accountId) {
+    return Effect.fail(new Forbidden({ message: "x-service-account names another account than this key's." }))
+  }
+  const requirement = requirementFor(method, routePath)
+  switch (requirement._tag) {
+    case "AnyKey":
+      return Effect.succeed(principal)
+    case "OwnerOnly":
+      return Effect.fail(new Forbidden({ message: "Only a signed-in owner may do this; API keys are always refused." }))
+    case "Platform":
+      return hasPermission(principal.scopes, PLATFORM_SCOPE)
+        ? Effect.succeed(principal)
+        : Effect.fail(new Forbidden({ message: `This credential lacks the ${PLATFORM_SCOPE} scope.` }))
+    case "Permission":
+      return hasPermission(principal.scopes, requirement.permission)
+        ? Effect.succeed(principal)
+        : Effect.fail(new Forbidden({ message: `This key lacks the ${requirement.permission} permission; add it to the key.` }))
+  }
+}
+
+export const AuthenticationLive = Layer.effect(
+  Authentication,
+  Effect.gen(function*() {
+    const identity = yield* Identity
+    return {
+      bearer: (token) =>
+        Effect.gen(function*() {
+          const request = yield* HttpServerRequest.HttpServerRequest
+          const route = yield* HttpRouter.RouteContext
+          const key = Redacted.value(token)
+          const requirement = requirementFor(request.method, route.route.path)
+          if (key === "" && requirement._tag === "Permission" && requirement.public) return anonymous
+          const found = key === "" ? Option.none() : yield* identity.authenticate(key)
+          if (Option.isNone(found)) return yield* unauthenticated
+          const serviceAccount = request.headers["x-service-account"]
+          if (found.value.kind === "platform") {
+            return yield* requirement._tag === "Platform"
+              ? Effect.succeed(found.value)
+              : Effect.fail(new Forbidden({ message: "A platform credential may only call /v1/broadcast routes." }))
+          }
+          return yield* authorize(found.value, request.method, route.route.path, serviceAccount)
+        })
+    }
+  })
+)
+
+export const AdminAuthenticationLive = Layer.effect(
+  AdminAuthentication,
+  Effect.gen(function*() {
+    const expected = yield* AdminToken
+    return {
+      bearer: (token) =>
+        tokensMatch(expected, Redacted.value(token))
+          ? Effect.void
+          : Effect.fail(new Unauthenticated({ message: "Missing or wrong admin token." }))
+    }
+  })
+)

@@ -1,0 +1,92 @@
+/** RGBA → I420 (BT.709, limited range) to match the colour tags written into the MP4. */
+
+const S = 1 << 16
+const k = (v: number) => Math.round(v * S)
+const yScale = 219 / 255
+const cScale = 224 / 255
+const YR = k(0.2126 * yScale)
+const YG = k(0.7152 * yScale)
+const YB = k(0.0722 * yScale)
+const UR = k(-0.2126 / 1.8556 * cScale)
+const UG = k(-0.7152 / 1.8556 * cScale)
+const UB = k(0.5 * cScale)
+const VR = k(0.5 * cScale)
+const VG = k(-0.7152 / 1.5748 * cScale)
+const VB = k(-0.0722 / 1.5748 * cScale)
+
+export interface Yuv {
+  readonly y: number
+  readonly u: number
+  readonly v: number
+}
+
+const clamp = (v: number) => (v < 0 ? 0 : v > 255 ? 255 : v)
+
+export const yuvOf = (r: number, g: number, b: number): Yuv => ({
+  y: clamp(((YR * r + YG * g + YB * b + S / 2) >> 16) + 16),
+  u: clamp(((UR * r + UG * g + UB * b + S / 2) >> 16) + 128),
+  v: clamp(((VR * r + VG * g + VB * b + S / 2) >> 16) + 128)
+})
+
+export const frameBytes = (width: number, height: number): number => width * height * 3 / 2
+
+/**
+ * Converts rows [y0, y1) (even bounds) of an opaque RGBA frame (even width) into I420 planes in dst;
+ * the other rows of dst are left as they are.
+ */
+export const rgbaToI420 = (
+  src: Uint8Array, width: number, height: number, dst: Uint8Array, y0 = 0, y1 = height
+): void => {
+  const aligned = src.byteOffset % 4 === 0 ? src : Uint8Array.from(src)
+  const px = new Uint32Array(aligned.buffer, aligned.byteOffset, width * height)
+  const cw = width >> 1
+  const uBase = width * height
+  const vBase = uBase + cw * (height >> 1)
+  const half = S / 2
+  const quarterHalf = S * 2
+  for (let cy = y0 >> 1; cy < y1 >> 1; cy++) {
+    const row0 = cy * 2 * width
+    const row1 = row0 + width
+    let ci = cy * cw
+    for (let x = 0; x < width; x += 2, ci++) {
+      // Little-endian: R is the low byte of each RGBA word.
+      const a = px[row0 + x]!, b = px[row0 + x + 1]!, c = px[row1 + x]!, d = px[row1 + x + 1]!
+      const r0 = a & 255, g0 = (a >>> 8) & 255, b0 = (a >>> 16) & 255
+      const r1 = b & 255, g1 = (b >>> 8) & 255, b1 = (b >>> 16) & 255
+      const r2 = c & 255, g2 = (c >>> 8) & 255, b2 = (c >>> 16) & 255
+      const r3 = d & 255, g3 = (d >>> 8) & 255, b3 = (d >>> 16) & 255
+      dst[row0 + x] = ((YR * r0 + YG * g0 + YB * b0 + half) >> 16) + 16
+      dst[row0 + x + 1] = ((YR * r1 + YG * g1 + YB * b1 + half) >> 16) + 16
+      dst[row1 + x] = ((YR * r2 + YG * g2 + YB * b2 + half) >> 16) + 16
+      dst[row1 + x + 1] = ((YR * r3 + YG * g3 + YB * b3 + half) >> 16) + 16
+      const r = r0 + r1 + r2 + r3
+      const g = g0 + g1 + g2 + g3
+      const bl = b0 + b1 + b2 + b3
+      dst[uBase + ci] = ((UR * r + UG * g + UB * bl + quarterHalf) >> 18) + 128
+      dst[vBase + ci] = ((VR * r + VG * g + VB * bl + quarterHalf) >> 18) + 128
+    }
+  }
+}
+
+/** Paints an opaque rectangle into I420 planes; x, y, w, h must be even so chroma stays aligned. */
+export const paintRect = (
+  dst: Uint8Array,
+  width: number,
+  height: number,
+  rect: { readonly x: number; readonly y: number; readonly w: number; readonly h: number },
+  colour: Yuv
+): void => {
+  if (rect.w <= 0 || rect.h <= 0) return
+  const cw = width >> 1
+  const uBase = width * height
+  const vBase = uBase + cw * (height >> 1)
+  for (let row = rect.y; row < rect.y + rect.h; row++) {
+    const o = row * width + rect.x
+    dst.fill(colour.y, o, o + rect.w)
+  }
+  for (let row = rect.y >> 1; row < (rect.y + rect.h) >> 1; row++) {
+    const o = row * cw + (rect.x >> 1)
+    dst.fill(colour.u, uBase + o, uBase + o + (rect.w >> 1))
+    dst.fill(colour.v, vBase + o, vBase + o + (rect.w >> 1))
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * Drawer child process. Reads a SceneInput as JSON on stdin and writes to stdout either raw yuv420p
+ * frames (`video`, stdout is ffmpeg's stdin) or one PNG (`keyframe <frame>`). A native crash here takes
+ * down only this process.
+ */
+import { dirtyRows } from "./Dirty.js"
+import { prepare } from "./Frames.js"
+import type { SceneInput } from "./Scene.js"
+import { frameBytes, paintRect, rgbaToI420 } from "./Yuv.js"
+
+const readStdin = async (): Promise<string> => {
+  const chunks: Array<Buffer> = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString("utf8")
+}
+
+const write = (buf: Uint8Array): Promise<void> =>
+  new Promise((resolve, reject) => process.stdout.write(buf, (err) => (err ? reject(err) : resolve())))
+
+// Readback buffers are freed by finalizers that only run when the event loop turns.
+const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+const video = async (scene: SceneInput) => {
+  const src = await prepare(scene)
+  const { width, height, frames } = scene
+  const bytes = frameBytes(width, height)
+  // The finished scene is converted once; animated frames convert only the rows still moving.
+  src.drawStill()
+  const still = Buffer.allocUnsafe(bytes)
+  rgbaToI420(src.canvas.data(), width, height, still)
+  const buf = Buffer.allocUnsafe(bytes)
+  const { bar } = src.plan
+  for (let f = 0; f < frames; f++) {
+    buf.set(still)
+    if (f < src.timeline.stillFrom) {
+      const rows = dirtyRows(src.plan, src.timeOf(f))
+      if (rows !== undefined) {
+        src.draw(f)
+        rgbaToI420(src.canvas.data(), width, height, buf, rows.y0, rows.y1)
+      }
+    }
+    paintRect(buf, width, height, { x: bar.x, y: bar.y, w: src.barWidth(f), h: bar.h }, src.barColour)
+    await write(buf)
+    await turn()
+  }
+}
+
+const keyframe = async (scene: SceneInput, frame: number) => {
+  const src = await prepare(scene)
+  src.draw(Math.max(0, Math.min(scene.frames - 1, frame)))
+  await write(await src.canvas.encode("png"))
+}
+
+const main = async () => {
+  const [mode = "video", arg] = process.argv.slice(2)
+  const scene = JSON.parse(await readStdin()) as SceneInput
+  if (mode === "keyframe") await keyframe(scene, Number(arg ?? 0))
+  else await video(scene)
+}
+
+process.stdout.on("error", (err) => {
+  process.stderr.write(`drawer: output closed: ${err.message}\n`)
+  process.exit(3)
+})
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`drawer: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exit(1)
+  }
+)

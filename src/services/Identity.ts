@@ -1,0 +1,119 @@
+import { Cache, Context, Duration, Effect, Layer, Option } from "effect"
+import * as crypto from "node:crypto"
+import { ulid } from "ulid"
+import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
+import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
+import type { Principal } from "../domain/Principal.js"
+import { IdentityRepo, isLive } from "../sql/IdentityRepo.js"
+
+export const hashKey = (apiKey: string) => crypto.createHash("sha256").update(apiKey).digest("hex")
+
+const newApiKey = () => "cw_" + crypto.randomBytes(32).toString("base64url")
+
+/** Looking a key up on every request is the hot path of every route, so answers are cached briefly. */
+const KEY_CACHE_TTL = Duration.seconds(2)
+
+const make = Effect.gen(function*() {
+  const repo = yield* IdentityRepo
+
+  const lookup = (hash: string) =>
+    repo.findKeyByHash(hash).pipe(
+      Effect.map(Option.filter(isLive)),
+      Effect.map(Option.map((key): Principal => ({
+        kind: key.kind,
+        accountId: key.workspaceId ?? "",
+        accountName: key.workspaceName ?? "",
+        keyId: key.id,
+        scopes: key.scopes
+      })))
+    )
+  const cache = yield* Cache.make({ capacity: 10_000, timeToLive: KEY_CACHE_TTL, lookup })
+
+  const requireWorkspace = (accountId: string) =>
+    repo.findWorkspace(accountId).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No workspace ${accountId}.` })),
+        onSome: Effect.succeed
+      }))
+    )
+
+  const createWorkspace = Effect.fn("Identity.createWorkspace")(function*(name: string, ownerEmail: string | null) {
+    const id = ulid()
+    yield* repo.insertWorkspace({ id, name, ownerEmail })
+    if (ownerEmail !== null) yield* repo.insertMember({ id: ulid(), workspaceId: id, email: ownerEmail, role: "owner" })
+    return { accountId: id, accountName: name }
+  })
+
+  const createKey = Effect.fn("Identity.createKey")(
+    function*(accountId: string, scopes: ReadonlyArray<string>, name: string | null) {
+      yield* requireWorkspace(accountId)
+      const unknown = scopes.flatMap((s, i) => s === "*" || workspaceScopes.includes(s) ? [] : [i])
+      if (unknown.length > 0) {
+        return yield* new SchemaValidation({
+          message: "Unknown permission in scopes.",
+          details: unknown.map((i) =>
+            detailAt(["scopes", i], `"${scopes[i]}" is not a permission; use <area>:<read|write> or "*".`, "enum")
+          )
+        })
+      }
+      const apiKey = newApiKey()
+      const keyId = ulid()
+      yield* repo.insertKey({ id: keyId, workspaceId: accountId, kind: "apikey", name, keyHash: hashKey(apiKey), scopes })
+      return { keyId, apiKey, scopes }
+    }
+  )
+
+  const revokeKey = Effect.fn("Identity.revokeKey")(function*(accountId: string, keyId: string) {
+    const revoked = yield* repo.revokeKey(accountId, keyId)
+    if (!revoked) return yield* new NotFound({ message: `No key ${keyId} in workspace ${accountId}.` })
+    yield* cache.invalidateAll
+    return { revoked: true as const }
+  })
+
+  const createPlatformKey = Effect.fn("Identity.createPlatformKey")(function*(name: string | null) {
+    const apiKey = newApiKey()
+    const keyId = ulid()
+    yield* repo.insertKey({
+      id: keyId,
+      workspaceId: null,
+      kind: "platform",
+      name,
+      keyHash: hashKey(apiKey),
+      scopes: [PLATFORM_SCOPE]
+    })
+    return { keyId, apiKey }
+  })
+
+  const setWebhook = Effect.fn("Identity.setWebhook")(function*(accountId: string, url: string) {
+    yield* requireWorkspace(accountId)
+    const secret = "whsec_" + crypto.randomBytes(32).toString("base64")
+    yield* repo.setWebhook(accountId, url, secret)
+    return { url, secret }
+  })
+
+  const addMember = Effect.fn("Identity.addMember")(function*(accountId: string, email: string, role: string) {
+    yield* requireWorkspace(accountId)
+    const member = { id: ulid(), workspaceId: accountId, email, role }
+    const added = yield* repo.insertMember(member)
+    if (!added) return yield* new Conflict({ message: `${email} is already a member of this workspace.` })
+    return { member: { id: member.id, email, role } }
+  })
+
+  return {
+    authenticate: (apiKey: string) => cache.get(hashKey(apiKey)),
+    requireWorkspace,
+    createWorkspace,
+    createKey,
+    revokeKey,
+    createPlatformKey,
+    setWebhook,
+    addMember
+  }
+})
+
+export class Identity extends Context.Tag("clipwright/services/Identity")<
+  Identity,
+  Effect.Effect.Success<typeof make>
+>() {
+  static readonly layer = Layer.effect(Identity, make)
+}
