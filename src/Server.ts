@@ -12,23 +12,25 @@ import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
 import { StreamsHttpLive } from "./http/StreamsHttp.js"
 import { SystemHttpLive } from "./http/SystemHttp.js"
+import { TemplatesHttpLive } from "./http/TemplatesHttp.js"
 import { TracingLive } from "./observability/Tracing.js"
 import { AdminToken } from "./services/AdminToken.js"
 import { Identity } from "./services/Identity.js"
 import { Quotas } from "./services/Quotas.js"
 import { Streams } from "./services/Streams.js"
+import { Templates } from "./services/Templates.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { IdentityRepo } from "./sql/IdentityRepo.js"
 import { StreamRepo } from "./sql/StreamRepo.js"
 
 const RepositoriesLive = Layer.mergeAll(IdentityRepo.layer, StreamRepo.layer)
 
-const ServicesLive = Layer.mergeAll(Streams.layer, Quotas.layer, AdminToken.layer).pipe(
+const ServicesLive = Layer.mergeAll(Streams.layer, Quotas.layer, AdminToken.layer, Templates.layer).pipe(
   Layer.provideMerge(Identity.layer)
 )
 
 const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
-  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, AdminHttpLive]),
+  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, TemplatesHttpLive, AdminHttpLive]),
   Layer.provide([AuthenticationLive, AdminAuthenticationLive])
 )
 

@@ -24,11 +24,13 @@ export const StreamEntityLive = StreamEntity.toLayer(
     return StreamEntity.of({
       Create: ({ payload }) =>
         Effect.gen(function*() {
-          const inserted = yield* repo.insert({ id: streamId, ...payload, createRequestId: payload.requestId })
+          // `requestId` is not a column: it is stored as `create_request_id`.
+          const { requestId, ...fields } = payload
+          const inserted = yield* repo.insert({ id: streamId, ...fields, createRequestId: requestId })
           if (inserted.length > 0) return
           const existing = yield* repo.findById(streamId)
           // Delivery is at-least-once: a re-run of the request that created the row is a success.
-          if (Option.isSome(existing) && existing.value.createRequestId === payload.requestId) return
+          if (Option.isSome(existing) && existing.value.createRequestId === requestId) return
           return yield* new Conflict({ message: `The stream id ${streamId} is taken; choose another or omit id.` })
         }).pipe(Effect.withSpan("Stream.create", { attributes: { streamId } })),
       Update: ({ payload }) =>

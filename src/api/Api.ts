@@ -4,12 +4,14 @@ import { AdminApi } from "./AdminApi.js"
 import { IdentityApi } from "./IdentityApi.js"
 import { StreamsApi } from "./StreamsApi.js"
 import { SystemApi } from "./SystemApi.js"
+import { TemplatesApi } from "./TemplatesApi.js"
 
 /** The whole HTTP contract: one group per spec area. */
 export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(SystemApi)
   .add(IdentityApi)
   .add(StreamsApi)
+  .add(TemplatesApi)
   .add(AdminApi)
   .addError(Unauthenticated)
   .addError(Forbidden)

@@ -31,21 +31,24 @@ export const requestContext = (errorsBase: string) =>
       const requestId = sent !== undefined && ULID.test(sent) ? sent : ulid()
       const length = Number(request.headers["content-length"] ?? "0")
       const parent = yield* traceparent
-      // The server writes the response before a serve middleware sees it; a pre-response handler runs first.
-      yield* HttpApp.appendPreResponseHandler((_request, response) =>
-        Effect.succeed(HttpServerResponse.setHeaders(response, {
+      const stamp = (response: HttpServerResponse.HttpServerResponse) =>
+        HttpServerResponse.setHeaders(response, {
           "x-request-id": requestId,
           ...(Option.isSome(parent) ? { traceparent: parent.value } : {})
-        }))
-      )
+        })
+      // The server writes the response before a serve middleware sees it; a pre-response handler runs first.
+      // It only runs when the app runs: the refusals below (413, 415) return before it and stamp themselves.
+      yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(stamp(response)))
       return yield* (
         length > JSON_BODY_LIMIT && !(request.headers["content-type"] ?? "").includes("multipart/form-data")
-          ? envelopeResponse(errorsBase, { code: "payload_too_large", message: "The request body is over 1 MB." })
+          ? envelopeResponse(errorsBase, { code: "payload_too_large", message: "The request body is over 1 MB." }).pipe(
+            Effect.map(stamp)
+          )
           : contentTypeProblem(request)
           ? envelopeResponse(errorsBase, {
             code: "unsupported_media_type",
             message: `Content-Type ${request.headers["content-type"]} is not accepted here; send application/json.`
-          })
+          }).pipe(Effect.map(stamp))
           : app.pipe(Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause)))
       ).pipe(Effect.locally(CurrentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
     })

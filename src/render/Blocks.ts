@@ -9,6 +9,8 @@ import { fitText } from "./Text.js"
 
 export interface Block {
   readonly height: number
+  /** False when even the smallest readable sizes overflow the room given. */
+  readonly fits: boolean
   /** Natural time (s) at which this block's last animation ends. */
   readonly end: number
   readonly place: (x: number, y: number) => ReadonlyArray<Element>
@@ -25,9 +27,9 @@ export interface BlockEnv {
   readonly startAt: number
 }
 
-export const stagger = 0.09
+export const stagger = 0.08
 export const entrance = 0.5
-export const counting = 0.9
+export const counting = 0.8
 
 const itemAnim = (env: BlockEnv, i: number): Anim => anim(env.startAt + i * stagger, entrance)
 const countAnim = (env: BlockEnv, i: number): Anim => anim(env.startAt + i * stagger + 0.05, counting)
@@ -70,7 +72,7 @@ export const figuresBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w: n
     const rows = Math.ceil(n / cols)
     const cellW = (w - (cols - 1) * gap) / cols
     const cellH = (maxH - (rows - 1) * gap) / rows
-    const v = Math.min(120 * u, cellW * 0.2, cellH * 0.4)
+    const v = Math.min(128 * u, cellW * 0.2, cellH * 0.4)
     if (v > best.v * 1.08) best = { cols, rows, v }
   }
   const { cols, rows } = best
@@ -91,6 +93,7 @@ export const figuresBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w: n
   const height = rows * cardH + (rows - 1) * gap
   return {
     height,
+    fits: v >= 40 * u,
     end: lastEnd(env, n),
     place: (x, y) =>
       figures.map((f, i): Element => {
@@ -131,7 +134,7 @@ export const figuresBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w: n
 
 export const bulletsBlock = (env: BlockEnv, bullets: ReadonlyArray<string>, w: number, maxH: number): Block => {
   const { u } = env
-  let size = 50 * u
+  let size = 56 * u
   const minSize = 26 * u
   for (;;) {
     const indent = size * 1.25
@@ -144,8 +147,11 @@ export const bulletsBlock = (env: BlockEnv, bullets: ReadonlyArray<string>, w: n
     const gap = size * 0.7
     const height = fitted.reduce((h, f) => h + f.height, 0) + gap * (bullets.length - 1)
     if (height <= maxH || size * 0.92 < minSize) {
+      // Rather drop the last points than overflow into the source line.
+      if (height > maxH && bullets.length > 1) return bulletsBlock(env, bullets.slice(0, -1), w, maxH)
       return {
         height,
+        fits: height <= maxH,
         end: env.startAt + (bullets.length - 1) * stagger + entrance,
         place: (x, y) => {
           let top = y

@@ -10,14 +10,15 @@ export const comparisonBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w
   const { u } = env
   const n = figures.length
   const max = Math.max(...figures.map((f) => Math.abs(f.value)), 0)
-  let size = 46 * u
+  let size = 54 * u
   for (;;) {
     const valueSize = size * 1.25
     const barH = Math.max(4, size * 0.62)
     const rowGap = size * 0.9
     const rowH = valueSize * 1.15 + size * 0.35 + barH
     const height = n * rowH + (n - 1) * rowGap
-    if (height <= maxH || size < 18 * u) {
+    if (height <= maxH || size < 20 * u) {
+      if (height > maxH && n > 1) return comparisonBlock(env, figures.slice(0, -1), w, maxH)
       const valueMax = w * 0.42
       const counters = figures.map((f, i) =>
         counterFor(env, f, valueSize, valueMax, anim(env.startAt + i * stagger + 0.05, counting))
@@ -31,6 +32,7 @@ export const comparisonBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w
       })
       return {
         height,
+        fits: height <= maxH,
         end: env.startAt + (n - 1) * stagger + 0.05 + counting,
         place: (x, y) =>
           figures.map((f, i): Element => {

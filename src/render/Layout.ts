@@ -107,19 +107,40 @@ export const layout = (
       size: (o === "portrait" ? 44 : 40) * u, minSize: 28 * u, lineHeight: 1.3, locale
     })
 
-  // The left stack: kicker, headline, subline, then pictures (and content in portrait and square).
+  // The left stack: kicker, headline, subline, then pictures and content (in portrait and square).
   const head = kickerH + 28 * u + headline.height + (subline === undefined ? 0 : 22 * u + subline.height)
+  const side = !landscape && H / W < 1.55 && pictures.length > 0 && hasContent
   const picsInLeft = pictures.length > 0 && (!landscape || hasContent)
-  const picsBox = picsInLeft ? left : right
-  const picsRoom = picsInLeft ? left.h - head - 48 * u : right.h
-  const picsMaxH = landscape ? picsRoom : Math.min(picsRoom, left.h * (o === "portrait" ? 0.24 : 0.22))
-  const pics = pictures.length === 0 ? undefined : picturesBlock(env(0.2), pictures.length, picsBox.w, picsMaxH)
-  const used = head + (picsInLeft && pics !== undefined ? 48 * u + pics.height : 0)
-  const content = landscape
-    ? contentBlock(scene, env(0.3), right.w, right.h)
-    : contentBlock(scene, env(pics === undefined ? 0.3 : 0.4), left.w, left.h - used - 56 * u)
-  const leftTotal = used + (!landscape && content !== undefined ? 56 * u + content.height : 0)
-  let y = left.y + Math.max(0, (left.h - leftTotal) * (landscape ? 0.5 : 0.42))
+  let pics: Block | undefined
+  let content: Block | undefined
+  let body = 0
+  const gap = 56 * u
+  if (side) {
+    // Squarish frames: pictures in a column beside the content, so neither gets squeezed flat.
+    const room = left.h - head - gap
+    const cw = left.w * 0.6
+    content = contentBlock(scene, env(0.4), cw, room)
+    const pw = left.w - cw - 36 * u
+    pics = picturesBlock(env(0.2), pictures.length, pw, Math.min(room, Math.max(content?.height ?? 0, pw * 0.7)), true)
+    body = gap + Math.max(content?.height ?? 0, pics.height)
+  } else {
+    const picsRoom = picsInLeft ? left.h - head - 48 * u : right.h
+    let picsMaxH = landscape ? picsRoom : Math.min(picsRoom, left.h * 0.22)
+    // Pictures give way (smaller, then none) until the content fits at readable sizes.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      pics = pictures.length === 0 || picsMaxH < 80 * u
+        ? undefined
+        : picturesBlock(env(0.2), pictures.length, picsInLeft ? left.w : right.w, picsMaxH)
+      const picsH = picsInLeft && pics !== undefined ? 48 * u + pics.height : 0
+      content = landscape
+        ? contentBlock(scene, env(0.3), right.w, right.h)
+        : contentBlock(scene, env(pics === undefined ? 0.3 : 0.4), left.w, left.h - head - picsH - gap)
+      body = picsH + (!landscape && content !== undefined ? gap + content.height : 0)
+      if (content === undefined || content.fits || pics === undefined || !picsInLeft || landscape) break
+      picsMaxH = pics.height * 0.7
+    }
+  }
+  let y = left.y + Math.max(0, (left.h - head - body) * (landscape ? 0.5 : 0.42))
 
   els.push({ kind: "kicker", rect: { x: left.x, y, w: 110 * u, h: kickerH }, color: colours.accent, anim: anim(0, 0.5) })
   y += kickerH + 28 * u
@@ -131,19 +152,26 @@ export const layout = (
     y += subline.height
   }
   const ends = [0.5, 0.62, 0.9]
-  if (pics !== undefined) {
-    if (picsInLeft) {
-      y += 48 * u
-      els.push(...pics.place(left.x, y))
-      y += pics.height
-    } else els.push(...pics.place(right.x, right.y + (right.h - pics.height) / 2))
-    ends.push(pics.end)
+  if (side && pics !== undefined) {
+    y += gap
+    const bodyH = Math.max(content?.height ?? 0, pics.height)
+    if (content !== undefined) els.push(...content.place(left.x, y + (bodyH - content.height) / 2))
+    els.push(...pics.place(left.x + left.w * 0.6 + 36 * u, y + (bodyH - pics.height) / 2))
+  } else {
+    if (pics !== undefined) {
+      if (picsInLeft) {
+        y += 48 * u
+        els.push(...pics.place(left.x, y))
+        y += pics.height
+      } else els.push(...pics.place(right.x, right.y + (right.h - pics.height) / 2))
+    }
+    if (content !== undefined) {
+      if (landscape) els.push(...content.place(right.x, right.y + (right.h - content.height) / 2))
+      else els.push(...content.place(left.x, y + gap))
+    }
   }
-  if (content !== undefined) {
-    if (landscape) els.push(...content.place(right.x, right.y + (right.h - content.height) / 2))
-    else els.push(...content.place(left.x, y + 56 * u))
-    ends.push(content.end)
-  }
+  if (pics !== undefined) ends.push(pics.end)
+  if (content !== undefined) ends.push(content.end)
   for (const el of els) if ("anim" in el) ends.push(endOf(el.anim))
   return { width: W, height: H, unit: u, colours, elements: els, bar, naturalEnd: Math.max(...ends) }
 }

@@ -36,17 +36,21 @@ export const brandRow = (
 }
 
 /** Up to three pictures side by side, cover-fitted into rounded tiles. */
-export const picturesBlock = (env: BlockEnv, count: number, w: number, maxH: number): Block => {
+export const picturesBlock = (env: BlockEnv, count: number, w: number, maxH: number, vertical = false): Block => {
   const gap = 20 * env.u
-  const tileW = (w - (count - 1) * gap) / count
-  const tileH = Math.max(0, Math.min(maxH, tileW * (count === 1 ? 0.5625 : count === 2 ? 0.75 : 1)))
+  const tileW = vertical ? w : (w - (count - 1) * gap) / count
+  const tileH = vertical
+    ? Math.max(0, Math.min(w * 0.8, (maxH - (count - 1) * gap) / count))
+    : Math.max(0, Math.min(maxH, tileW * (count === 1 ? 0.45 : count === 2 ? 0.62 : 0.8)))
+  const step = { x: vertical ? 0 : tileW + gap, y: vertical ? tileH + gap : 0 }
   return {
-    height: tileH,
+    height: vertical ? count * tileH + (count - 1) * gap : tileH,
+    fits: tileH >= 80 * env.u,
     end: 0.2 + (count - 1) * 0.08 + 0.5,
     place: (x, y) =>
       Array.from({ length: count }, (_, i): Element => ({
         kind: "picture",
-        rect: { x: x + i * (tileW + gap), y, w: tileW, h: tileH },
+        rect: { x: x + i * step.x, y: y + i * step.y, w: tileW, h: tileH },
         index: i,
         radius: env.radius,
         anim: anim(env.startAt + i * 0.08, 0.5)

@@ -108,7 +108,7 @@ const track = (buf: Buffer, trak: Box): Mp4Track | undefined => {
 
 /** Parses a moov box held in memory (the buffer starts at the box header). */
 export const parseMoov = (moov: Buffer, faststart: boolean): Mp4Info => {
-  const root: Box = { type: "moov", start: 0, body: 8, end: moov.length }
+  const root: Box = { type: "moov", start: 0, body: moov.readUInt32BE(0) === 1 ? 16 : 8, end: moov.length }
   const mvhd = child(moov, root, "mvhd")
   if (mvhd === undefined) throw new Error("mp4: no mvhd box")
   const { timescale, durationMs } = timing(moov, mvhd, 12)

@@ -34,6 +34,9 @@ const sha256Of = (file: string): Promise<string> =>
     createReadStream(file).on("error", reject).on("data", (c) => hash.update(c)).on("end", () => resolve(hash.digest("hex")))
   })
 
+// A function, so TypeScript does not narrow `aborted` across awaits.
+const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
+
 const failed = (
   stage: "draw" | "encode" | "verify", message: string, exit: { code: number | null; signal: string | null }, stderr: string
 ) => new RenderFailed({ stage, message, exitCode: exit.code, signal: exit.signal, stderrTail: stderr })
@@ -45,7 +48,7 @@ const failed = (
 export const renderClip = async (input: SceneInput, options: RenderOptions): Promise<RenderResult> => {
   validateScene(input)
   const { signal, onProgress } = options
-  if (signal?.aborted === true) throw new RenderInterrupted()
+  if (isAborted(signal)) throw new RenderInterrupted()
   const partial = `${options.outputPath}.${randomBytes(4).toString("hex")}.partial`
   const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, options.encoder ?? defaultEncoder), {
     stdio: ["pipe", "pipe", "pipe"]
@@ -75,16 +78,20 @@ export const renderClip = async (input: SceneInput, options: RenderOptions): Pro
   signal?.addEventListener("abort", abort, { once: true })
   drawer.stdin?.on("error", () => undefined)
   drawer.stdin?.end(JSON.stringify(input))
-  void drawerExit.then((e) => e.code !== 0 && kill(ffmpeg))
-  void ffmpegExit.then((e) => e.code !== 0 && kill(drawer))
+  // Whichever child fails first takes the other down; remember who was killed, to blame the right one.
+  let killedDrawer = false
+  let killedFfmpeg = false
+  void drawerExit.then((e) => e.code !== 0 && !killedDrawer && ((killedFfmpeg = true), kill(ffmpeg)))
+  void ffmpegExit.then((e) => e.code !== 0 && !killedFfmpeg && ((killedDrawer = true), kill(drawer)))
   const [d, f] = await Promise.all([drawerExit, ffmpegExit])
   signal?.removeEventListener("abort", abort)
   const both = () => [ffmpegErr(), drawerErr()].filter((s) => s !== "").join("\n--- drawer ---\n")
   try {
-    if (signal?.aborted === true) throw new RenderInterrupted()
-    if (d.code !== 0 && d.code !== 3) throw failed("draw", d.error?.message ?? "drawer failed", d, both())
+    if (isAborted(signal)) throw new RenderInterrupted()
+    if (d.code !== 0 && !killedDrawer && d.code !== 3) throw failed("draw", d.error?.message ?? "drawer failed", d, both())
+    if (f.code !== 0 && !killedFfmpeg) throw failed("encode", f.error?.message ?? "ffmpeg failed", f, both())
+    if (d.code !== 0) throw failed("draw", d.error?.message ?? "drawer failed", d, both())
     if (f.code !== 0) throw failed("encode", f.error?.message ?? "ffmpeg failed", f, both())
-    if (d.code !== 0) throw failed("draw", "drawer failed", d, both())
     const info = await readMp4Info(partial).catch((e: unknown) => {
       throw failed("verify", `unreadable mp4: ${String(e)}`, f, ffmpegErr())
     })
@@ -109,7 +116,7 @@ const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a
 /** Draws one frame (0-based, progress bar included) as a PNG, in a drawer child process. */
 export const renderKeyframe = async (input: SceneInput, frame: number, signal?: AbortSignal): Promise<Buffer> => {
   validateScene(input)
-  if (signal?.aborted === true) throw new RenderInterrupted()
+  if (isAborted(signal)) throw new RenderInterrupted()
   const drawer = spawnDrawer(["keyframe", String(Math.max(0, Math.floor(frame)))], ["pipe", "pipe", "pipe"])
   const exit = exited(drawer)
   const err = tail(drawer.stderr)
@@ -121,7 +128,7 @@ export const renderKeyframe = async (input: SceneInput, frame: number, signal?: 
   drawer.stdin?.end(JSON.stringify(input))
   const e = await exit
   signal?.removeEventListener("abort", abort)
-  if (signal?.aborted === true) throw new RenderInterrupted()
+  if (isAborted(signal)) throw new RenderInterrupted()
   const png = Buffer.concat(chunks)
   if (e.code !== 0 || !png.subarray(0, 8).equals(pngSignature)) {
     throw failed("draw", e.error?.message ?? "keyframe drawer failed", e, err())

@@ -32,13 +32,14 @@ export const frameBytes = (width: number, height: number): number => width * hei
 
 /**
  * Converts rows [y0, y1) (even bounds) of an opaque RGBA frame (even width) into I420 planes in dst;
- * the other rows of dst are left as they are.
+ * the other rows of dst are left as they are. `src` holds the frame's rows from y0 on when `band` is set.
  */
 export const rgbaToI420 = (
-  src: Uint8Array, width: number, height: number, dst: Uint8Array, y0 = 0, y1 = height
+  src: Uint8Array | Uint8ClampedArray, width: number, height: number, dst: Uint8Array, y0 = 0, y1 = height, band = false
 ): void => {
   const aligned = src.byteOffset % 4 === 0 ? src : Uint8Array.from(src)
-  const px = new Uint32Array(aligned.buffer, aligned.byteOffset, width * height)
+  const px = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2)
+  const shift = band ? y0 * width : 0
   const cw = width >> 1
   const uBase = width * height
   const vBase = uBase + cw * (height >> 1)
@@ -50,7 +51,9 @@ export const rgbaToI420 = (
     let ci = cy * cw
     for (let x = 0; x < width; x += 2, ci++) {
       // Little-endian: R is the low byte of each RGBA word.
-      const a = px[row0 + x]!, b = px[row0 + x + 1]!, c = px[row1 + x]!, d = px[row1 + x + 1]!
+      const s0 = row0 + x - shift
+      const s1 = row1 + x - shift
+      const a = px[s0]!, b = px[s0 + 1]!, c = px[s1]!, d = px[s1 + 1]!
       const r0 = a & 255, g0 = (a >>> 8) & 255, b0 = (a >>> 16) & 255
       const r1 = b & 255, g1 = (b >>> 8) & 255, b1 = (b >>> 16) & 255
       const r2 = c & 255, g2 = (c >>> 8) & 255, b2 = (c >>> 16) & 255

@@ -1,0 +1,236 @@
+/**
+ * `npm run bench`: HTTP throughput and latency of one node, against a bare node:http server in the same run.
+ *
+ * Starts one clipwright node (`node --import tsx src/main.ts`, as operators do) on a fresh database of the local
+ * PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres), creates a workspace, a key
+ * and the streams through the API, measures the idle RSS, then drives each scenario with autocannon.
+ * Options: --duration S (10), --connections N (50), --streams N (50), --warmup S (2), --json.
+ * Not a test: it prints figures next to their targets and exits 0 whether they are met or not.
+ */
+import autocannon, { type Options, type Result } from "autocannon"
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { parseArgs } from "node:util"
+import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
+import { freePort, startNode, type TestNode } from "../test/support/Node.js"
+
+const TEMPLATE_ID = "tpl_3a7c91e04b5d"
+const root = path.resolve(import.meta.dirname, "..")
+
+const { values: flags } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    streams: { type: "string", default: "50" },
+    warmup: { type: "string", default: "2" },
+    json: { type: "boolean", default: false }
+  }
+})
+const duration = Number(flags.duration)
+const connections = Number(flags.connections)
+const streamCount = Number(flags.streams)
+const warmup = Number(flags.warmup)
+
+const log = (text: string) => process.stderr.write(`${text}\n`)
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** Resident and peak memory of a process, in MB, from /proc (Linux). */
+const memoryOf = (pid: number) => {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN) / 1024
+  return { rss: field("VmRSS"), peak: field("VmHWM") }
+}
+
+const call = async (url: string, method: string, key: string, body?: unknown) => {
+  const response = await fetch(url, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  const text = await response.text()
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`)
+  return { text, json: JSON.parse(text) as any }
+}
+
+/** The bare node:http yardstick as its own process (same loader as the node, so the runtime is the same). */
+const startPlain = async (body: string) => {
+  const port = await freePort()
+  const child = spawn(process.execPath, ["--import", "tsx", "bench/support/PlainServer.ts"], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), BODY: body },
+    stdio: ["ignore", "pipe", "inherit"]
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`plain server exited with ${code}`)))
+    child.stdout?.on("data", (d: Buffer) => d.toString().includes("ready") && resolve())
+  })
+  return { url: `http://127.0.0.1:${port}`, process: child }
+}
+
+const stopChild = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise((resolve) => child.once("exit", resolve))
+  child.kill("SIGTERM")
+  await exited
+}
+
+const load = (options: Options, seconds: number): Promise<Result> =>
+  Promise.resolve(autocannon({ connections, pipelining: 1, timeout: 10, ...options, duration: seconds }))
+
+/** A warm-up run (not counted: JIT, pools, entity start-up), then the measured run. */
+const measure = async (title: string, options: () => Options) => {
+  if (warmup > 0) {
+    log(`warm-up  ${title} (${warmup} s)`)
+    await load(options(), warmup)
+  }
+  log(`measure  ${title} (${duration} s, ${connections} connections)`)
+  return load(options(), duration)
+}
+
+interface Row {
+  readonly scenario: string
+  readonly result: Result
+  readonly target: string
+  readonly met: boolean | undefined
+}
+
+const perSecond = (r: Result) => r.requests.total / r.duration
+
+const fmt = (n: number, digits = 0) => Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a"
+
+const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
+  const line = (cells: ReadonlyArray<string>) =>
+    `| ${cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`
+  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
+}
+
+const main = async () => {
+  let database: TestDatabase | undefined
+  let node: TestNode | undefined
+  let plain: Awaited<ReturnType<typeof startPlain>> | undefined
+  try {
+    database = await createTestDatabase("bench")
+    log(`database ${new URL(database.url).pathname.slice(1)}; starting the node`)
+    const started = Date.now()
+    node = await startNode({ databaseUrl: database.url })
+    const startMs = Date.now() - started
+    const pid = node.process.pid!
+
+    const admin = node.adminToken
+    const workspace = (await call(`${node.url}/admin/workspaces`, "POST", admin, { name: "Bench workspace" })).json
+    const key: string = (await call(`${node.url}/admin/workspaces/${workspace.accountId}/keys`, "POST", admin, {
+      scopes: ["*"],
+      name: "bench"
+    })).json.apiKey
+    const streamIds: Array<string> = []
+    for (let i = 0; i < streamCount; i++) {
+      const { stream } = (await call(`${node.url}/v1/streams`, "POST", key, {
+        name: `Bench stream ${i}`,
+        templateId: TEMPLATE_ID
+      })).json
+      streamIds.push(stream.id)
+    }
+    const whoamiBody = (await call(`${node.url}/v1/whoami`, "GET", key)).text
+    plain = await startPlain(whoamiBody)
+
+    log("idle 3 s")
+    await sleep(3000)
+    const idle = memoryOf(pid)
+
+    const auth = { authorization: `Bearer ${key}` }
+    const whoami = (url: string) => () => ({ url: `${url}/v1/whoami`, headers: auth })
+    let counter = 0
+    const update = () => ({
+      url: node!.url,
+      requests: [{
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        setupRequest: (request: { path?: string; body?: string | Buffer }) => {
+          const n = counter++
+          request.path = `/v1/streams/${streamIds[n % streamIds.length]}/update`
+          request.body = JSON.stringify({ name: `Bench stream ${n}` })
+          return request
+        }
+      }]
+    })
+
+    const plainWhoami = await measure("plain node:http GET /v1/whoami", whoami(plain.url))
+    const nodeWhoami = await measure("clipwright GET /v1/whoami", whoami(node.url))
+    const nodeUpdate = await measure("clipwright POST /v1/streams/{id}/update", update)
+    const after = memoryOf(pid)
+    const stored = (await call(`${node.url}/v1/streams`, "GET", key)).json.streams.length
+
+    const rows: Array<Row> = [
+      { scenario: "plain node:http GET /v1/whoami", result: plainWhoami, target: "(yardstick)", met: undefined },
+      {
+        scenario: "clipwright GET /v1/whoami",
+        result: nodeWhoami,
+        target: ">= 4,000 req/s, p99 <= 25 ms",
+        met: perSecond(nodeWhoami) >= 4000 && nodeWhoami.latency.p99 <= 25 && nodeWhoami.non2xx + nodeWhoami.errors === 0
+      },
+      {
+        scenario: `clipwright POST /v1/streams/{id}/update (${streamIds.length} streams)`,
+        result: nodeUpdate,
+        target: ">= 500 req/s",
+        met: perSecond(nodeUpdate) >= 500 && nodeUpdate.non2xx + nodeUpdate.errors === 0
+      }
+    ]
+    const verdict = (met: boolean | undefined) => (met === undefined ? "" : met ? "met" : "MISSED")
+    const body = rows.map((row) => [
+      row.scenario,
+      fmt(perSecond(row.result)),
+      fmt(row.result.latency.p50, 1),
+      fmt(row.result.latency.p99, 1),
+      `${row.result.errors + row.result.timeouts} / ${row.result.non2xx}`,
+      row.target,
+      verdict(row.met)
+    ])
+    const rssMet = idle.rss <= 250
+    body.push(["clipwright idle RSS (3 s after set-up)", `${fmt(idle.rss)} MB`, "", "", "", "<= 250 MB", verdict(rssMet)])
+    const ratio = perSecond(nodeWhoami) / perSecond(plainWhoami)
+
+    const out = [
+      "",
+      `clipwright HTTP benchmark: ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim() ?? "?"}), Node ${process.version}, ` +
+      `${connections} connections, ${duration} s per scenario after ${warmup} s warm-up; load generator, node, plain server and ` +
+      `PostgreSQL share this machine.`,
+      "",
+      table(["scenario", "req/s", "p50 ms", "p99 ms", "errors / non-2xx", "target", ""], body),
+      "",
+      `clipwright / plain whoami: ${fmt(ratio * 100, 1)} % of the req/s, p99 ${fmt(nodeWhoami.latency.p99, 1)} ms vs ` +
+      `${fmt(plainWhoami.latency.p99, 1)} ms (x${fmt(nodeWhoami.latency.p99 / Math.max(plainWhoami.latency.p99, 1), 1)})`,
+      `node start to healthy: ${fmt(startMs)} ms; RSS after the runs ${fmt(after.rss)} MB, peak ${fmt(after.peak)} MB; ` +
+      `stream updates sent ${fmt(nodeUpdate.requests.total)}, ${stored} streams listed afterwards`,
+      ""
+    ]
+    process.stdout.write(out.join("\n") + "\n")
+    if (flags.json) {
+      const brief = (r: Result) => ({
+        reqPerSec: perSecond(r),
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        errors: r.errors + r.timeouts,
+        non2xx: r.non2xx,
+        total: r.requests.total
+      })
+      process.stdout.write(JSON.stringify({
+        plainWhoami: brief(plainWhoami),
+        whoami: brief(nodeWhoami),
+        streamUpdate: brief(nodeUpdate),
+        idleRssMb: idle.rss,
+        rssAfterMb: after.rss,
+        peakRssMb: after.peak,
+        ratio
+      }, null, 2) + "\n")
+    }
+  } finally {
+    if (plain !== undefined) await stopChild(plain.process)
+    if (node !== undefined) await node.stop()
+    if (database !== undefined) await database.drop()
+  }
+}
+
+await main()

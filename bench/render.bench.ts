@@ -1,0 +1,145 @@
+/**
+ * Renderer benchmark (not a test): `node --import tsx bench/render.bench.ts [rounds]`.
+ * Renders a 10 s 1080x1920 30 fps clip of each layout and, in the same rounds, lets ffmpeg encode the same
+ * number of frames from testsrc2 with the same settings (the encode-only limit). Peak RSS sums the whole
+ * process tree (this process, the drawer, ffmpeg), sampled from /proc.
+ */
+import { spawn } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { defaultEncoder, ffmpegPath } from "../src/render/Ffmpeg.js"
+import { renderClip } from "../src/render/Render.js"
+import type { Layout, SceneInput } from "../src/render/Scene.js"
+
+const rounds = Number(process.argv[2] ?? 3)
+const W = 1080
+const H = 1920
+const FPS = 30
+const FRAMES = 300
+const dir = mkdtempSync(join(tmpdir(), "clipwright-bench-"))
+
+const scene = (layout: Layout): SceneInput => ({
+  width: W, height: H, fps: FPS, frames: FRAMES, layout, locale: "en",
+  look: {
+    background: ["#0f172a", "#1e1b4b"], accent: "#38bdf8", positive: "#22c55e", negative: "#ef4444",
+    text: "#f8fafc", mutedText: "#94a3b8", radius: 28
+  },
+  safeArea: { top: 120, right: 60, bottom: 200, left: 60 },
+  brand: { name: "Clipwright News" },
+  content: {
+    headline: "Eurozone inflation cools for a third straight month",
+    subline: "Core prices rose less than economists expected, giving the ECB room to pause",
+    figures: [
+      { label: "Headline CPI", value: 2.4, unit: "%", direction: "down" },
+      { label: "Core CPI", value: 3.61, unit: "%", direction: "down" },
+      { label: "Unemployment", value: 6.5, unit: "%", direction: "flat" },
+      { label: "GDP growth, year on year", value: 0.1, unit: "%", direction: "up" }
+    ],
+    bullets: [
+      "Prices in services rose 3.9%, the slowest pace since spring",
+      "Energy costs fell for the fourth month in a row",
+      "Food inflation eased to 2.7%",
+      "Markets now price two rate cuts by June"
+    ],
+    source: "Source: Eurostat flash estimate, November 2024"
+  }
+})
+
+const pageSize = 4096
+
+const treeRss = (root: number): number => {
+  const parents = new Map<number, number>()
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8")
+      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]))
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0
+  for (const pid of parents.keys()) {
+    let p: number | undefined = pid
+    while (p !== undefined && p !== root && p > 1) p = parents.get(p)
+    if (p !== root) continue
+    try {
+      total += Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * pageSize
+    } catch {
+      // Ended.
+    }
+  }
+  return total
+}
+
+const measure = async <A>(run: () => Promise<A>) => {
+  let peak = 0
+  const timer = setInterval(() => (peak = Math.max(peak, treeRss(process.pid))), 20)
+  const t0 = performance.now()
+  const result = await run()
+  const wall = (performance.now() - t0) / 1000
+  clearInterval(timer)
+  return { result, wall, peak }
+}
+
+const encodeOnly = (out: string) =>
+  new Promise<number>((resolve, reject) => {
+    const args = [
+      "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `testsrc2=size=${W}x${H}:rate=${FPS}`,
+      "-frames:v", String(FRAMES), "-vf", "setsar=1", "-c:v", defaultEncoder.codec, "-preset", defaultEncoder.preset,
+      "-crf", String(defaultEncoder.crf), "-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "bt709",
+      "-color_primaries", "bt709", "-color_trc", "bt709", "-movflags", "+faststart", "-y", out
+    ]
+    const p = spawn(ffmpegPath(), args, { stdio: "ignore" })
+    p.on("error", reject)
+    p.on("close", (code) => (code === 0 ? resolve(0) : reject(new Error(`ffmpeg exited ${code}`))))
+  })
+
+interface Row {
+  wall: Array<number>
+  ratio: Array<number>
+  peak: Array<number>
+  bytes: number
+}
+
+const layouts: ReadonlyArray<Layout> = ["figures", "bullets", "comparison"]
+const rows = new Map<string, Row>()
+const row = (k: string): Row => rows.get(k) ?? (rows.set(k, { wall: [], ratio: [], peak: [], bytes: 0 }), rows.get(k)!)
+
+// Warm-up: builds the drawer bundle and fills the page cache.
+await renderClip({ ...scene("figures"), frames: 30 }, { outputPath: join(dir, "warm.mp4") })
+
+for (let r = 0; r < rounds; r++) {
+  const enc = await measure(() => encodeOnly(join(dir, "encode.mp4")))
+  const e = row("encode only (testsrc2)")
+  e.wall.push(enc.wall)
+  e.ratio.push(1)
+  e.peak.push(enc.peak)
+  for (const layout of layouts) {
+    const m = await measure(() => renderClip(scene(layout), { outputPath: join(dir, `${layout}.mp4`) }))
+    const x = row(`render ${layout}`)
+    x.wall.push(m.wall)
+    x.ratio.push(m.wall / enc.wall)
+    x.peak.push(m.peak)
+    x.bytes = m.result.byteSize
+  }
+  process.stderr.write(`round ${r + 1}/${rounds} done\n`)
+}
+
+const median = (xs: ReadonlyArray<number>) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)] ?? 0
+}
+const duration = FRAMES / FPS
+console.log(`\n${W}x${H} @ ${FPS} fps, ${FRAMES} frames (${duration} s), ${defaultEncoder.codec} ${defaultEncoder.preset} crf ${defaultEncoder.crf}`)
+console.log(`ffmpeg: ${ffmpegPath()}; median of ${rounds} interleaved rounds; ratio = render wall / encode-only wall in the same round\n`)
+console.log("| what | wall (s) | x real time | ratio to encode-only | bytes | peak RSS, all processes (MB) |")
+console.log("| --- | --- | --- | --- | --- | --- |")
+for (const [name, x] of rows) {
+  const wall = median(x.wall)
+  const bytes = x.bytes === 0 ? "–" : String(x.bytes)
+  const cells = [name, wall.toFixed(2), (duration / wall).toFixed(2), median(x.ratio).toFixed(2), bytes, (Math.max(...x.peak) / 1e6).toFixed(0)]
+  console.log(`| ${cells.join(" | ")} |`)
+}
+rmSync(dir, { recursive: true, force: true })

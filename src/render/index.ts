@@ -1,0 +1,16 @@
+export { canDraw, scriptOf, supportedLocales } from "./Locales.js"
+export type { Script } from "./Locales.js"
+export { parseMoov, readMp4Info } from "./Mp4Info.js"
+export type { AvcConfig, Mp4Info, Mp4Track } from "./Mp4Info.js"
+export { renderClip, renderKeyframe } from "./Render.js"
+export type { RenderOptions, RenderResult } from "./Render.js"
+export { renderClipEffect, renderKeyframeEffect } from "./RenderEffect.js"
+export { InvalidScene, isRenderError, LocaleNotSupported, RenderFailed, RenderInterrupted } from "./RenderError.js"
+export type { RenderError } from "./RenderError.js"
+export { durationMsOf, orientationOf, ratioSizes } from "./Scene.js"
+export type {
+  BrandMarks, Content, Direction, Figure, Hex, Insets, Layout, Look, Orientation, Picture, SceneInput
+} from "./Scene.js"
+export { defaultEncoder, ffmpegPath } from "./Ffmpeg.js"
+export type { EncoderSettings } from "./Ffmpeg.js"
+export { validateScene } from "./Validate.js"

@@ -1,0 +1,51 @@
+import { Effect, Fiber } from "effect"
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { renderClip } from "../../src/render/Render.js"
+import { renderClipEffect } from "../../src/render/RenderEffect.js"
+import { RenderInterrupted } from "../../src/render/RenderError.js"
+import { alive, childPids, scene, tmp } from "./fixtures.js"
+
+// Long enough to be interrupted mid-way: 30 s at 320x568.
+const long = scene({ width: 320, height: 568, frames: 900 })
+
+/** Waits until the render has both children running and some frames encoded. */
+const started = async (seen: () => number) => {
+  const deadline = Date.now() + 20_000
+  while (seen() < 0.05 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
+  const pids = childPids(process.pid)
+  expect(pids.length).toBeGreaterThanOrEqual(2)
+  return pids
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 100))
+
+describe("interruption", () => {
+  it("an abort signal kills the drawer and ffmpeg and leaves no file", async () => {
+    const dir = tmp()
+    const controller = new AbortController()
+    let progress = 0
+    const job = renderClip(long, {
+      outputPath: join(dir, "a.mp4"),
+      signal: controller.signal,
+      onProgress: (p) => (progress = p)
+    }).catch((e: unknown) => e)
+    const pids = await started(() => progress)
+    controller.abort()
+    expect(await job).toBeInstanceOf(RenderInterrupted)
+    await settle()
+    expect(pids.filter(alive)).toEqual([])
+    expect(readdirSync(dir)).toEqual([])
+  })
+
+  it("interrupting the Effect's fiber waits until both children are gone", async () => {
+    const dir = tmp()
+    let progress = 0
+    const fiber = Effect.runFork(renderClipEffect(long, { outputPath: join(dir, "b.mp4"), onProgress: (p) => (progress = p) }))
+    const pids = await started(() => progress)
+    await Effect.runPromise(Fiber.interrupt(fiber))
+    expect(pids.filter(alive)).toEqual([])
+    expect(readdirSync(dir)).toEqual([])
+  })
+})

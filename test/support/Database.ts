@@ -1,0 +1,39 @@
+import pg from "pg"
+
+const adminUrl = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+
+export interface TestDatabase {
+  readonly url: string
+  readonly drop: () => Promise<void>
+}
+
+/** A fresh database on the local PostgreSQL server for one test file. */
+export const createTestDatabase = async (label: string): Promise<TestDatabase> => {
+  const name = `cw_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.end()
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl })
+      await client.connect()
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await client.end()
+    }
+  }
+}
+
+/** Runs one query against a test database (for arranging state the public API cannot reach yet, and checks). */
+export const query = async <Row extends Record<string, unknown>>(url: string, text: string, values: Array<unknown> = []) => {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query<Row>(text, values)).rows
+  } finally {
+    await client.end()
+  }
+}

@@ -1,0 +1,86 @@
+import { type ChildProcess, spawn } from "node:child_process"
+import * as fs from "node:fs"
+import * as net from "node:net"
+import * as os from "node:os"
+import * as path from "node:path"
+
+export const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.on("error", reject)
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
+    })
+  })
+
+export interface TestNode {
+  readonly url: string
+  readonly adminToken: string
+  readonly dataDir: string
+  readonly process: ChildProcess
+  readonly output: () => string
+  /** SIGTERM and wait for exit. */
+  readonly stop: () => Promise<void>
+  /** SIGKILL: the node dies without a word. */
+  readonly kill: () => Promise<void>
+}
+
+export interface NodeOptions {
+  readonly databaseUrl?: string
+  readonly dataDir?: string
+  readonly env?: Record<string, string>
+  readonly startTimeoutMs?: number
+}
+
+const root = path.resolve(import.meta.dirname, "../..")
+
+const waitForHealth = async (url: string, child: ChildProcess, timeoutMs: number, output: () => string) => {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`node exited with ${child.exitCode}:\n${output()}`)
+    const ok = await fetch(`${url}/health`).then((r) => r.status === 200, () => false)
+    if (ok) return
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  throw new Error(`node did not become healthy in ${timeoutMs} ms:\n${output()}`)
+}
+
+/** Starts one clipwright node as its own process, the way an operator does (`node --import tsx src/main.ts`). */
+export const startNode = async (options: NodeOptions = {}): Promise<TestNode> => {
+  const port = await freePort()
+  const runnerPort = await freePort()
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-test-"))
+  const adminToken = "test-admin-token"
+  const env: Record<string, string> = {
+    ...process.env as Record<string, string>,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    RUNNER_HOST: "127.0.0.1",
+    RUNNER_PORT: String(runnerPort),
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN: adminToken,
+    ...(options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl }),
+    ...options.env
+  }
+  if (options.databaseUrl === undefined) delete env["DATABASE_URL"]
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env, stdio: "pipe" })
+  let log = ""
+  child.stdout?.on("data", (d) => (log += d))
+  child.stderr?.on("data", (d) => (log += d))
+  const output = () => log
+  const url = `http://127.0.0.1:${port}`
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()))
+  const signal = (sig: NodeJS.Signals) => async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig)
+    await exited
+  }
+  try {
+    await waitForHealth(url, child, options.startTimeoutMs ?? 60_000, output)
+  } catch (error) {
+    child.kill("SIGKILL")
+    throw error
+  }
+  return { url, adminToken, dataDir, process: child, output, stop: signal("SIGTERM"), kill: signal("SIGKILL") }
+}
