@@ -1,0 +1,95 @@
+import { NodeSdk } from "@effect/opentelemetry"
+import { it } from "@effect/vitest"
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { Effect, Layer, Option } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { afterAll, beforeAll, describe, expect } from "vitest"
+import { AppConfig } from "../../src/Config.js"
+import { NodeLive } from "../../src/Server.js"
+import { createTestDatabase, type TestDatabase } from "../support/Database.js"
+import { freePort } from "../support/Node.js"
+
+let db: TestDatabase
+beforeAll(async () => {
+  db = await createTestDatabase("trace")
+})
+afterAll(async () => {
+  await db?.drop()
+})
+
+const parentId = (span: ReadableSpan) => span.parentSpanContext?.spanId
+
+const ancestors = (span: ReadableSpan, byId: Map<string, ReadableSpan>): Array<string> => {
+  const names: Array<string> = []
+  let current = parentId(span)
+  while (current !== undefined) {
+    const parent = byId.get(current)
+    if (parent === undefined) break
+    names.push(parent.name)
+    current = parentId(parent)
+  }
+  return names
+}
+
+describe("tracing", () => {
+  it.live("one request is one trace from HTTP through the entity to SQL, and the trace id is in traceparent", () =>
+    Effect.gen(function*() {
+      const exporter = new InMemorySpanExporter()
+      const port = yield* Effect.promise(freePort)
+      const runnerPort = yield* Effect.promise(freePort)
+      const settings = {
+        port,
+        host: "127.0.0.1",
+        databaseUrl: Option.some(db.url),
+        dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-trace-")),
+        publicBaseUrl: `http://127.0.0.1:${port}`,
+        adminToken: Option.some("trace-admin"),
+        smtpUrl: Option.none(),
+        allowPrivateUrls: true,
+        deliveryRetrySchedule: "1s",
+        runnerHost: "127.0.0.1",
+        runnerPort,
+        renderSlots: 1,
+        otlpEndpoint: Option.none(),
+        serviceName: "clipwright-test"
+      }
+      const tracing = NodeSdk.layer(() => ({
+        resource: { serviceName: "clipwright-test" },
+        spanProcessor: new SimpleSpanProcessor(exporter)
+      }))
+      yield* Layer.build(NodeLive.pipe(Layer.provide(AppConfig.make(settings)), Layer.provide(tracing)))
+
+      const base = `http://127.0.0.1:${port}`
+      const post = (p: string, body: unknown, key = "trace-admin") =>
+        Effect.promise(() =>
+          fetch(base + p, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: JSON.stringify(body)
+          })
+        )
+      const workspace = yield* post("/admin/workspaces", { name: "Traced" }).pipe(Effect.flatMap((r) => Effect.promise(() => r.json())))
+      const key = yield* post(`/admin/workspaces/${workspace.accountId}/keys`, { scopes: ["*"] }).pipe(
+        Effect.flatMap((r) => Effect.promise(() => r.json()))
+      )
+      exporter.reset()
+      const response = yield* post("/v1/streams", { name: "Traced", templateId: "tpl_3a7c91e04b5d" }, key.apiKey)
+      expect(response.status).toBe(201)
+      const traceId = response.headers.get("traceparent")?.split("-")[1]
+      yield* Effect.sleep("500 millis")
+
+      const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId)
+      const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]))
+      const names = spans.map((s) => s.name)
+      const server = spans.find((s) => s.name.startsWith("http.server"))
+      expect(server, names.join(", ")).toBeDefined()
+      const entitySpan = spans.find((s) => s.name === "Stream.create")
+      expect(entitySpan, names.join(", ")).toBeDefined()
+      expect(ancestors(entitySpan!, byId)).toContain(server!.name)
+      expect(ancestors(entitySpan!, byId)).toContain("Streams.create")
+      const insert = spans.find((s) => s.name === "sql.execute" && ancestors(s, byId).includes("Stream.create"))
+      expect(insert, names.join(", ")).toBeDefined()
+    }).pipe(Effect.scoped), 60_000)
+})
