@@ -3,6 +3,7 @@ import { Effect, Layer, Option } from "effect"
 import { ulid } from "ulid"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
+import { isDeprecatedRoute } from "../domain/Versioning.js"
 import { causeToEnvelope, envelopeResponse } from "./Envelope.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
@@ -30,6 +31,7 @@ export const requestContext = (errorsBase: string) =>
       const sent = request.headers["x-request-id"]
       const requestId = sent !== undefined && ULID.test(sent) ? sent : ulid()
       const length = Number(request.headers["content-length"] ?? "0")
+      const pathname = new URL(request.url, "http://x").pathname
       const parent = yield* traceparent
       const stamp = (response: HttpServerResponse.HttpServerResponse) =>
         HttpServerResponse.setHeaders(response, {

@@ -70,12 +70,11 @@ describe("tracing", () => {
             body: JSON.stringify(body)
           })
         )
-      const workspace = yield* post("/admin/workspaces", { name: "Traced" }).pipe(Effect.flatMap((r) => Effect.promise(() => r.json())))
-      const key = yield* post(`/admin/workspaces/${workspace.accountId}/keys`, { scopes: ["*"] }).pipe(
-        Effect.flatMap((r) => Effect.promise(() => r.json()))
-      )
+      const json = (r: Response) => Effect.promise(() => r.json() as Promise<Record<string, string>>)
+      const workspace = yield* post("/admin/workspaces", { name: "Traced" }).pipe(Effect.flatMap(json))
+      const key = yield* post(`/admin/workspaces/${workspace["accountId"]}/keys`, { scopes: ["*"] }).pipe(Effect.flatMap(json))
       exporter.reset()
-      const response = yield* post("/v1/streams", { name: "Traced", templateId: "tpl_3a7c91e04b5d" }, key.apiKey)
+      const response = yield* post("/v1/streams", { name: "Traced", templateId: "tpl_3a7c91e04b5d" }, key["apiKey"])
       expect(response.status).toBe(201)
       const traceId = response.headers.get("traceparent")?.split("-")[1]
       yield* Effect.sleep("500 millis")
