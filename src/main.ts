@@ -5,4 +5,4 @@ import { NodeLive } from "./Server.js"
 
 const main = NodeLive.pipe(Layer.provide(AppConfig.layer), Layer.provide(Logger.json), Layer.launch)
 
-NodeRuntime.runMain(main.pipe(Effect.tapErrorCause(Effect.logError)))
+NodeRuntime.runMain(main.pipe(Effect.tapErrorCause(Effect.logError)), { disablePrettyLogger: true })

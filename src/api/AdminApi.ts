@@ -6,7 +6,8 @@ import { AdminAuthentication } from "./Security.js"
 
 const AccountPath = Schema.Struct({ accountId: Schema.String })
 const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "an email address" }))
-const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative())
+// The limits are PostgreSQL `integer` columns: a larger number would be a 500 there.
+const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative(), Schema.lessThanOrEqualTo(2_147_483_647))
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(

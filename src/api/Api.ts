@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
 import { AdminApi } from "./AdminApi.js"
+import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
 import { StreamsApi } from "./StreamsApi.js"
 import { SystemApi } from "./SystemApi.js"
@@ -19,6 +20,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .addError(NotFound)
   .addError(Conflict)
   .addError(UpstreamUnavailable)
+  .annotate(OpenApi.Transform, documentEnvelope)
   .annotate(OpenApi.Title, "clipwright")
   .annotate(OpenApi.Version, "1.0.0")
   .annotate(
