@@ -36,7 +36,8 @@ export const requestContext = (errorsBase: string) =>
       const stamp = (response: HttpServerResponse.HttpServerResponse) =>
         HttpServerResponse.setHeaders(response, {
           "x-request-id": requestId,
-          ...(Option.isSome(parent) ? { traceparent: parent.value } : {})
+          ...(Option.isSome(parent) ? { traceparent: parent.value } : {}),
+          ...(isDeprecatedRoute(pathname) ? { deprecation: "true" } : {})
         })
       // The server writes the response before a serve middleware sees it; a pre-response handler runs first.
       // It only runs when the app runs: the refusals below (413, 415) return before it and stamp themselves.
