@@ -10,6 +10,7 @@ import { AdminHttpLive } from "./http/AdminHttp.js"
 import { IdentityHttpLive } from "./http/IdentityHttp.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
+import { RendersHttpLive } from "./http/RendersHttp.js"
 import { StreamsHttpLive } from "./http/StreamsHttp.js"
 import { SystemHttpLive } from "./http/SystemHttp.js"
 import { TemplatesHttpLive } from "./http/TemplatesHttp.js"
@@ -30,7 +31,7 @@ const ServicesLive = Layer.mergeAll(Streams.layer, Quotas.layer, AdminToken.laye
 )
 
 const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
-  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, TemplatesHttpLive, AdminHttpLive]),
+  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, RendersHttpLive, TemplatesHttpLive, AdminHttpLive]),
   Layer.provide([AuthenticationLive, AdminAuthenticationLive])
 )
 

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
 import { AdminApi } from "./AdminApi.js"
+import { RendersApi } from "./RendersApi.js"
 import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
 import { StreamsApi } from "./StreamsApi.js"
@@ -12,6 +13,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(SystemApi)
   .add(IdentityApi)
   .add(StreamsApi)
+  .add(RendersApi)
   .add(TemplatesApi)
   .add(AdminApi)
   .addError(Unauthenticated)

@@ -1,10 +1,19 @@
-import { HttpApiBuilder, HttpApp, HttpMiddleware, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import {
+  HttpApiBuilder,
+  HttpApp,
+  HttpMiddleware,
+  HttpServerError,
+  HttpServerRequest,
+  HttpServerResponse
+} from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
 import { ulid } from "ulid"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
+import { Identity } from "../services/Identity.js"
 import { causeToEnvelope, envelopeResponse } from "./Envelope.js"
+import { authenticateRequest } from "./SecurityLive.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 /** Bodies beyond this are refused before they are read; file routes raise it for themselves. */
@@ -60,8 +69,26 @@ export const requestContext = (errorsBase: string) =>
 /** Inside the API: every typed failure, decode error, unknown route or defect becomes the envelope. */
 export const ErrorEnvelopeLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
+  const identity = yield* Identity
   const errorsBase = `${config.publicBaseUrl}/errors`
   return HttpApiBuilder.middleware((app) =>
-    app.pipe(Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause)))
+    app.pipe(
+      Effect.catchIf(isRouteNotFound, (notFound) => guardPlatformRoutes(identity, notFound)),
+      Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause))
+    )
   )
 }))
+
+const isRouteNotFound = (e: unknown): e is HttpServerError.RouteNotFound =>
+  HttpServerError.isServerError(e) && e._tag === "RouteNotFound"
+
+/**
+ * The platform's broadcast routes are not served by this node yet, but a workspace key asking for them is still
+ * refused as the spec says (403 naming ingest:shipped) rather than told they do not exist.
+ */
+const guardPlatformRoutes = (identity: Identity["Type"], notFound: HttpServerError.RouteNotFound) => {
+  const pathname = new URL(notFound.request.url, "http://x").pathname
+  if (!/^\/v1\/broadcasts?(\/|$)/.test(pathname)) return Effect.fail(notFound)
+  const key = (notFound.request.headers["authorization"] ?? "").replace(/^Bearer\s+/i, "")
+  return authenticateRequest(identity, notFound.request, pathname, key).pipe(Effect.zipRight(Effect.fail(notFound)))
+}

@@ -32,6 +32,26 @@ const authorize = (principal: Principal, method: string, routePath: string, serv
   }
 }
 
+/** Resolves a bearer key into the caller and checks the route's requirement (SPEC Authentication). */
+export const authenticateRequest = (
+  identity: Identity["Type"],
+  request: HttpServerRequest.HttpServerRequest,
+  routePath: string,
+  key: string
+) =>
+  Effect.gen(function*() {
+    const requirement = requirementFor(request.method, routePath)
+    if (key === "" && requirement._tag === "Permission" && requirement.public) return anonymous
+    const found = key === "" ? Option.none() : yield* identity.authenticate(key)
+    if (Option.isNone(found)) return yield* unauthenticated
+    if (found.value.kind === "platform") {
+      return yield* requirement._tag === "Platform"
+        ? Effect.succeed(found.value)
+        : Effect.fail(new Forbidden({ message: "A platform credential may only call /v1/broadcast routes." }))
+    }
+    return yield* authorize(found.value, request.method, routePath, request.headers["x-service-account"])
+  })
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
   Effect.gen(function*() {
@@ -41,18 +61,7 @@ export const AuthenticationLive = Layer.effect(
         Effect.gen(function*() {
           const request = yield* HttpServerRequest.HttpServerRequest
           const route = yield* HttpRouter.RouteContext
-          const key = Redacted.value(token)
-          const requirement = requirementFor(request.method, route.route.path)
-          if (key === "" && requirement._tag === "Permission" && requirement.public) return anonymous
-          const found = key === "" ? Option.none() : yield* identity.authenticate(key)
-          if (Option.isNone(found)) return yield* unauthenticated
-          const serviceAccount = request.headers["x-service-account"]
-          if (found.value.kind === "platform") {
-            return yield* requirement._tag === "Platform"
-              ? Effect.succeed(found.value)
-              : Effect.fail(new Forbidden({ message: "A platform credential may only call /v1/broadcast routes." }))
-          }
-          return yield* authorize(found.value, request.method, route.route.path, serviceAccount)
+          return yield* authenticateRequest(identity, request, route.route.path, Redacted.value(token))
         })
     }
   })

@@ -1,0 +1,14 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "./Security.js"
+
+const ownerOnly = "Changes what the workspace pays for. Signed-in owners only: every API key is refused with 403."
+
+export class RendersApi extends HttpApiGroup.make("renders")
+  .add(HttpApiEndpoint.post("buy", "/renders/buy").addSuccess(Schema.Void).annotate(OpenApi.Description, ownerOnly))
+  .add(HttpApiEndpoint.post("keep", "/renders/keep").addSuccess(Schema.Void).annotate(OpenApi.Description, ownerOnly))
+  .add(HttpApiEndpoint.post("drop", "/renders/drop").addSuccess(Schema.Void).annotate(OpenApi.Description, ownerOnly))
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Renders")
+{}
