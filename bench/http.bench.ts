@@ -98,12 +98,16 @@ interface Row {
 
 const perSecond = (r: Result) => r.requests.total / r.duration
 
-const fmt = (n: number, digits = 0) => Number.isFinite(n) ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits }) : "n/a"
+const fmt = (n: number, digits = 0) =>
+  Number.isFinite(n)
+    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
+    : "n/a"
 
 const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) =>
-    `| ${cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(" | ")} |`
+    `| ${cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+      .join(" | ")} |`
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
 }
 
@@ -111,6 +115,7 @@ const main = async () => {
   let database: TestDatabase | undefined
   let node: TestNode | undefined
   let plain: Awaited<ReturnType<typeof startPlain>> | undefined
+  const loadBefore = os.loadavg()[0]!
   try {
     database = await createTestDatabase("bench")
     log(`database ${new URL(database.url).pathname.slice(1)}; starting the node`)
@@ -169,7 +174,8 @@ const main = async () => {
         scenario: "clipwright GET /v1/whoami",
         result: nodeWhoami,
         target: ">= 4,000 req/s, p99 <= 25 ms",
-        met: perSecond(nodeWhoami) >= 4000 && nodeWhoami.latency.p99 <= 25 && nodeWhoami.non2xx + nodeWhoami.errors === 0
+        met: perSecond(nodeWhoami) >= 4000 && nodeWhoami.latency.p99 <= 25 &&
+          nodeWhoami.non2xx + nodeWhoami.errors === 0
       },
       {
         scenario: `clipwright POST /v1/streams/{id}/update (${streamIds.length} streams)`,
@@ -189,20 +195,32 @@ const main = async () => {
       verdict(row.met)
     ])
     const rssMet = idle.rss <= 250
-    body.push(["clipwright idle RSS (3 s after set-up)", `${fmt(idle.rss)} MB`, "", "", "", "<= 250 MB", verdict(rssMet)])
+    body.push(
+      ["clipwright idle RSS (3 s after set-up)", `${fmt(idle.rss)} MB`, "", "", "", "<= 250 MB", verdict(rssMet)]
+    )
     const ratio = perSecond(nodeWhoami) / perSecond(plainWhoami)
+    const cores = os.availableParallelism()
+    const loadAfter = os.loadavg()[0]!
+    const busy = loadBefore > cores / 2
+      ? [`WARNING: the machine was busy before the run (1-min load ${fmt(loadBefore, 2)} on ${cores} cores); ` +
+        "other work competed for the CPU and the figures are low. Run again on a quiet machine.", ""]
+      : []
 
     const out = [
       "",
-      `clipwright HTTP benchmark: ${os.availableParallelism()} cores (${os.cpus()[0]?.model.trim() ?? "?"}), Node ${process.version}, ` +
-      `${connections} connections, ${duration} s per scenario after ${warmup} s warm-up; load generator, node, plain server and ` +
-      `PostgreSQL share this machine.`,
+      `clipwright HTTP benchmark: ${cores} cores (${os.cpus()[0]?.model.trim() ?? "?"}), Node ${process.version}, ` +
+      `${connections} connections, ${duration} s per scenario after ${warmup} s warm-up; load generator, node, ` +
+      `plain server and PostgreSQL share this machine.`,
+      `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after.`,
       "",
+      ...busy,
       table(["scenario", "req/s", "p50 ms", "p99 ms", "errors / non-2xx", "target", ""], body),
       "",
       `clipwright / plain whoami: ${fmt(ratio * 100, 1)} % of the req/s, p99 ${fmt(nodeWhoami.latency.p99, 1)} ms vs ` +
-      `${fmt(plainWhoami.latency.p99, 1)} ms (x${fmt(nodeWhoami.latency.p99 / Math.max(plainWhoami.latency.p99, 1), 1)})`,
-      `node start to healthy: ${fmt(startMs)} ms; RSS after the runs ${fmt(after.rss)} MB, peak ${fmt(after.peak)} MB; ` +
+      `${fmt(plainWhoami.latency.p99, 1)} ms ` +
+      `(x${fmt(nodeWhoami.latency.p99 / Math.max(plainWhoami.latency.p99, 1), 1)})`,
+      `node start to healthy: ${fmt(startMs)} ms; RSS after the runs ${fmt(after.rss)} MB, ` +
+      `peak ${fmt(after.peak)} MB; ` +
       `stream updates sent ${fmt(nodeUpdate.requests.total)}, ${stored} streams listed afterwards`,
       ""
     ]
@@ -223,7 +241,9 @@ const main = async () => {
         idleRssMb: idle.rss,
         rssAfterMb: after.rss,
         peakRssMb: after.peak,
-        ratio
+        ratio,
+        loadBefore,
+        loadAfter
       }, null, 2) + "\n")
     }
   } finally {

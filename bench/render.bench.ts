@@ -48,7 +48,10 @@ const scene = (layout: Layout): SceneInput => ({
 
 const pageSize = 4096
 
-const treeRss = (root: number): number => {
+type Role = "orchestrator" | "drawer" | "ffmpeg" | "other"
+
+/** RSS per role over the process tree rooted at this process. */
+const treeRss = (root: number): Record<Role, number> => {
   const parents = new Map<number, number>()
   for (const d of readdirSync("/proc")) {
     if (!/^\d+$/.test(d)) continue
@@ -59,13 +62,22 @@ const treeRss = (root: number): number => {
       // The process ended while we looked.
     }
   }
-  let total = 0
+  const total: Record<Role, number> = { orchestrator: 0, drawer: 0, ffmpeg: 0, other: 0 }
   for (const pid of parents.keys()) {
     let p: number | undefined = pid
     while (p !== undefined && p !== root && p > 1) p = parents.get(p)
     if (p !== root) continue
     try {
-      total += Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * pageSize
+      const rss = Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * pageSize
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8")
+      const role: Role = pid === root
+        ? "orchestrator"
+        : cmd.includes("ffmpeg")
+        ? "ffmpeg"
+        : cmd.includes("drawer")
+        ? "drawer"
+        : "other"
+      total[role] += rss
     } catch {
       // Ended.
     }
@@ -73,14 +85,32 @@ const treeRss = (root: number): number => {
   return total
 }
 
+const ticks = 100
+
+/** CPU seconds of the reaped children (drawer, ffmpeg): the work, whatever else loads the machine. */
+const cpuSeconds = (): number => {
+  const stat = readFileSync("/proc/self/stat", "utf8")
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number)
+  // Fields 16–17 of stat (cutime, cstime) sit at 13–14 after the command name; our own sampling is left out.
+  return ((f[13] ?? 0) + (f[14] ?? 0)) / ticks
+}
+
+const sum = (r: Record<Role, number>) => r.orchestrator + r.drawer + r.ffmpeg + r.other
+
 const measure = async <A>(run: () => Promise<A>) => {
   let peak = 0
-  const timer = setInterval(() => (peak = Math.max(peak, treeRss(process.pid))), 20)
+  const roles: Record<Role, number> = { orchestrator: 0, drawer: 0, ffmpeg: 0, other: 0 }
+  const timer = setInterval(() => {
+    const now = treeRss(process.pid)
+    peak = Math.max(peak, sum(now))
+    for (const k of Object.keys(roles) as Array<Role>) roles[k] = Math.max(roles[k], now[k])
+  }, 20)
+  const c0 = cpuSeconds()
   const t0 = performance.now()
   const result = await run()
   const wall = (performance.now() - t0) / 1000
   clearInterval(timer)
-  return { result, wall, peak }
+  return { result, wall, peak, roles, cpu: cpuSeconds() - c0 }
 }
 
 const encodeOnly = (out: string) =>
@@ -99,13 +129,25 @@ const encodeOnly = (out: string) =>
 interface Row {
   wall: Array<number>
   ratio: Array<number>
+  cpu: Array<number>
   peak: Array<number>
   bytes: number
+  roles: Record<Role, number>
 }
 
 const layouts: ReadonlyArray<Layout> = ["figures", "bullets", "comparison"]
 const rows = new Map<string, Row>()
-const row = (k: string): Row => rows.get(k) ?? (rows.set(k, { wall: [], ratio: [], peak: [], bytes: 0 }), rows.get(k)!)
+const row = (k: string): Row => {
+  const existing = rows.get(k)
+  if (existing !== undefined) return existing
+  const roles = { orchestrator: 0, drawer: 0, ffmpeg: 0, other: 0 }
+  const created: Row = { wall: [], ratio: [], cpu: [], peak: [], bytes: 0, roles }
+  rows.set(k, created)
+  return created
+}
+const keepPeaks = (x: Row, roles: Record<Role, number>) => {
+  for (const k of Object.keys(roles) as Array<Role>) x.roles[k] = Math.max(x.roles[k], roles[k])
+}
 
 // Warm-up: builds the drawer bundle and fills the page cache.
 await renderClip({ ...scene("figures"), frames: 30 }, { outputPath: join(dir, "warm.mp4") })
@@ -115,16 +157,20 @@ for (let r = 0; r < rounds; r++) {
   const e = row("encode only (testsrc2)")
   e.wall.push(enc.wall)
   e.ratio.push(1)
+  e.cpu.push(enc.cpu)
   e.peak.push(enc.peak)
+  keepPeaks(e, enc.roles)
   for (const layout of layouts) {
     const m = await measure(() => renderClip(scene(layout), { outputPath: join(dir, `${layout}.mp4`) }))
     const x = row(`render ${layout}`)
     x.wall.push(m.wall)
     x.ratio.push(m.wall / enc.wall)
+    x.cpu.push(m.cpu)
     x.peak.push(m.peak)
+    keepPeaks(x, m.roles)
     x.bytes = m.result.byteSize
   }
-  process.stderr.write(`round ${r + 1}/${rounds} done\n`)
+  console.log(`round ${r + 1}/${rounds} done`)
 }
 
 const median = (xs: ReadonlyArray<number>) => {
@@ -132,14 +178,27 @@ const median = (xs: ReadonlyArray<number>) => {
   return s[Math.floor(s.length / 2)] ?? 0
 }
 const duration = FRAMES / FPS
-console.log(`\n${W}x${H} @ ${FPS} fps, ${FRAMES} frames (${duration} s), ${defaultEncoder.codec} ${defaultEncoder.preset} crf ${defaultEncoder.crf}`)
-console.log(`ffmpeg: ${ffmpegPath()}; median of ${rounds} interleaved rounds; ratio = render wall / encode-only wall in the same round\n`)
-console.log("| what | wall (s) | x real time | ratio to encode-only | bytes | peak RSS, all processes (MB) |")
-console.log("| --- | --- | --- | --- | --- | --- |")
+const settings = defaultEncoder
+const encoding = `${settings.codec} ${settings.preset} crf ${settings.crf}`
+console.log(`\n${W}x${H} @ ${FPS} fps, ${FRAMES} frames (${duration} s), ${encoding}`)
+console.log(`ffmpeg: ${ffmpegPath()}; median of ${rounds} interleaved rounds`)
+console.log("ratio = render wall / encode-only wall in the same round; RSS peaks sampled every 20 ms\n")
+const head = [
+  "what", "wall (s)", "x real time", "ratio to encode-only", "CPU drawer+ffmpeg (s)",
+  "x real time if CPU-bound on 2 idle cores", "bytes", "peak RSS, all processes (MB)"
+]
+console.log(`| ${[...head, "peak RSS orchestrator / drawer / ffmpeg / other (MB)"].join(" | ")} |`)
+console.log(`|${" --- |".repeat(head.length + 1)}`)
 for (const [name, x] of rows) {
   const wall = median(x.wall)
   const bytes = x.bytes === 0 ? "–" : String(x.bytes)
-  const cells = [name, wall.toFixed(2), (duration / wall).toFixed(2), median(x.ratio).toFixed(2), bytes, (Math.max(...x.peak) / 1e6).toFixed(0)]
+  const mb = (v: number) => (v / 1e6).toFixed(0)
+  const split = [x.roles.orchestrator, x.roles.drawer, x.roles.ffmpeg, x.roles.other].map(mb).join(" / ")
+  const rtf = (duration / wall).toFixed(2)
+  const cpu = median(x.cpu)
+  const cpuRtf = (duration / (cpu / 2)).toFixed(2)
+  const ratio = median(x.ratio).toFixed(2)
+  const cells = [name, wall.toFixed(2), rtf, ratio, cpu.toFixed(2), cpuRtf, bytes, mb(Math.max(...x.peak)), split]
   console.log(`| ${cells.join(" | ")} |`)
 }
 rmSync(dir, { recursive: true, force: true })

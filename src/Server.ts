@@ -10,6 +10,7 @@ import { AdminHttpLive } from "./http/AdminHttp.js"
 import { IdentityHttpLive } from "./http/IdentityHttp.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
+import { ExportHttpLive } from "./http/ExportHttp.js"
 import { RendersHttpLive } from "./http/RendersHttp.js"
 import { StreamsHttpLive } from "./http/StreamsHttp.js"
 import { SystemHttpLive } from "./http/SystemHttp.js"
@@ -23,15 +24,39 @@ import { Templates } from "./services/Templates.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { IdentityRepo } from "./sql/IdentityRepo.js"
 import { StreamRepo } from "./sql/StreamRepo.js"
+import { AllowanceRepo } from "./sql/AllowanceRepo.js"
+import { ExportRepo } from "./sql/ExportRepo.js"
+import { RenderRepo } from "./sql/RenderRepo.js"
+import { BlobStorage } from "./storage/BlobStorage.js"
+import { Exports } from "./services/Exports.js"
+import { ExportViews } from "./services/ExportViews.js"
+import { RenderCapacity } from "./services/RenderCapacity.js"
+import { RenderOutputs } from "./services/RenderOutputs.js"
 
-const RepositoriesLive = Layer.mergeAll(IdentityRepo.layer, StreamRepo.layer)
-
-const ServicesLive = Layer.mergeAll(Streams.layer, Quotas.layer, AdminToken.layer, Templates.layer).pipe(
-  Layer.provideMerge(Identity.layer)
+const RepositoriesLive = Layer.mergeAll(
+  IdentityRepo.layer,
+  StreamRepo.layer,
+  RenderRepo.layer,
+  ExportRepo.layer,
+  AllowanceRepo.layer
 )
 
+/** What this node itself offers the entities it hosts: repositories, files, render slots. */
+const NodeResourcesLive = RenderOutputs.layer.pipe(
+  Layer.provideMerge(Layer.mergeAll(RepositoriesLive, BlobStorage.layer, RenderCapacity.layer))
+)
+
+const ServicesLive = Layer.mergeAll(
+  Streams.layer,
+  Quotas.layer,
+  AdminToken.layer,
+  Templates.layer,
+  Exports.layer,
+  ExportViews.layer
+).pipe(Layer.provideMerge(Identity.layer))
+
 const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
-  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, RendersHttpLive, TemplatesHttpLive, AdminHttpLive]),
+  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, RendersHttpLive, ExportHttpLive, TemplatesHttpLive, AdminHttpLive]),
   Layer.provide([AuthenticationLive, AdminAuthenticationLive])
 )
 
@@ -51,7 +76,7 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
 export const NodeLive = HttpLive.pipe(
   Layer.provide(ServicesLive),
   Layer.provide(EntitiesLive),
-  Layer.provide(RepositoriesLive),
+  Layer.provideMerge(NodeResourcesLive),
   Layer.provideMerge(ClusterLive),
   Layer.provideMerge(DatabaseLive),
   Layer.provide(TracingLive)

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
+import { BlockedUrl, Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { QuotaBlock } from "../domain/Quota.js"
 import { AdminAuthentication } from "./Security.js"
 
@@ -43,6 +43,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(Schema.Struct({ url: Schema.String }))
       .addSuccess(Schema.Struct({ url: Schema.String, secret: Schema.String }))
       .addError(NotFound)
+      .addError(BlockedUrl)
   )
   .add(
     HttpApiEndpoint.post("addMember", "/workspaces/:accountId/members")

@@ -1,6 +1,7 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
 import { AdminApi } from "./AdminApi.js"
+import { ExportApi } from "./ExportApi.js"
 import { RendersApi } from "./RendersApi.js"
 import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
@@ -14,6 +15,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(IdentityApi)
   .add(StreamsApi)
   .add(RendersApi)
+  .add(ExportApi)
   .add(TemplatesApi)
   .add(AdminApi)
   .addError(Unauthenticated)

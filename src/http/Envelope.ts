@@ -45,17 +45,65 @@ const fromApiError = (e: ApiErrorLike): EnvelopeInput => ({
   retryAfterSeconds: e.retryAfterSeconds
 })
 
-const fromDecodeError = (e: HttpApiError.HttpApiDecodeError): EnvelopeInput => ({
-  code: "schema_validation",
-  message: e.issues.length === 1 && e.issues[0]
-    ? `The request does not fit the expected shape: ${pointerOrBody(e.issues[0].path)} ${e.issues[0].message}`
-    : `The request does not fit the expected shape (${e.issues.length} problems).`,
-  details: e.issues.map((issue) =>
-    new ErrorDetail({ path: toPointer(issue.path), message: issue.message, rule: issue._tag.toLowerCase() })
-  )
-})
+type Issue = HttpApiError.HttpApiDecodeError["issues"][number]
 
-const pointerOrBody = (path: ReadonlyArray<PropertyKey>) => path.length === 0 ? "the body:" : `${toPointer(path)}:`
+const EXPECTED_ACTUAL = /^Expected (.+?), actual (.*)$/s
+const LITERAL = /^(".*"|-?\d[\d.e+-]*n?|true|false|null)$/
+
+/**
+ * A union reports one issue per member. On one path, the `Expected X, actual Y` issues become one detail naming
+ * every X; "Expected undefined" (the optional field's other member) is dropped when anything else is said.
+ */
+export const decodeDetails = (issues: ReadonlyArray<Issue>): Array<ErrorDetail> => {
+  const meaningful = issues.filter((issue) => !issue.message.startsWith("Expected undefined"))
+  const kept = meaningful.length > 0 ? meaningful : issues
+  const groups = new Map<string, Array<Issue>>()
+  const order: Array<Issue | string> = []
+  for (const issue of kept) {
+    const match = EXPECTED_ACTUAL.exec(issue.message)
+    if (match === null) {
+      order.push(issue)
+      continue
+    }
+    const key = JSON.stringify([toPointer(issue.path), match[2]])
+    const group = groups.get(key)
+    if (group) group.push(issue)
+    else {
+      groups.set(key, [issue])
+      order.push(key)
+    }
+  }
+  return order.map((entry) => {
+    const group = typeof entry === "string" ? groups.get(entry)! : [entry]
+    return group.length === 1 ? detailOf(group[0]!) : mergedDetail(group)
+  })
+}
+
+const detailOf = (issue: Issue) =>
+  new ErrorDetail({ path: toPointer(issue.path), message: issue.message, rule: issue._tag.toLowerCase() })
+
+const mergedDetail = (group: ReadonlyArray<Issue>) => {
+  const matches = group.map((issue) => EXPECTED_ACTUAL.exec(issue.message)!)
+  const expected = [...new Set(matches.map((m) => m[1]!))]
+  return new ErrorDetail({
+    path: toPointer(group[0]!.path),
+    message: `Expected one of ${expected.join(" | ")}, actual ${matches[0]![2]}`,
+    rule: expected.every((x) => LITERAL.test(x)) ? "enum" : "type"
+  })
+}
+
+const fromDecodeError = (e: HttpApiError.HttpApiDecodeError): EnvelopeInput => {
+  const details = decodeDetails(e.issues)
+  return {
+    code: "schema_validation",
+    message: details.length === 1 && details[0]
+      ? `The request does not fit the expected shape: ${pointerOrBody(details[0].path)} ${details[0].message}`
+      : `The request does not fit the expected shape (${details.length} problems).`,
+    details
+  }
+}
+
+const pointerOrBody = (pointer: string) => pointer === "" ? "the body:" : `${pointer}:`
 
 const isBodyTooLarge = (e: HttpServerError.RequestError) => /max|exceed|too large/i.test(String(e.cause))
 

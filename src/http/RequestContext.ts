@@ -12,7 +12,8 @@ import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
 import { Identity } from "../services/Identity.js"
-import { causeToEnvelope, envelopeResponse } from "./Envelope.js"
+import { jsonBodyRefusal } from "./BodyGuard.js"
+import { causeToEnvelope, envelopeResponse, type EnvelopeInput } from "./Envelope.js"
 import { authenticateRequest } from "./SecurityLive.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
@@ -21,17 +22,48 @@ export const JSON_BODY_LIMIT = 1024 * 1024
 
 const traceparent = Effect.map(Effect.currentSpan, (span) => `00-${span.traceId}-${span.spanId}-01`).pipe(Effect.option)
 
-const contentTypeProblem = (request: HttpServerRequest.HttpServerRequest) => {
+const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return false
   const length = Number(request.headers["content-length"] ?? "0")
-  const hasBody = length > 0 || request.headers["transfer-encoding"] !== undefined
-  const type = (request.headers["content-type"] ?? "").toLowerCase()
-  return hasBody && type !== "" && !type.includes("application/json") && !type.includes("multipart/form-data")
+  return length > 0 || request.headers["transfer-encoding"] !== undefined
+}
+
+const contentType = (request: HttpServerRequest.HttpServerRequest) => (request.headers["content-type"] ?? "").toLowerCase()
+
+const contentTypeProblem = (request: HttpServerRequest.HttpServerRequest) => {
+  const type = contentType(request)
+  return hasBody(request) && type !== "" && !type.includes("application/json") && !type.includes("multipart/form-data")
+}
+
+/** The platform decodes a body without a content type as JSON too. */
+const isJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
+  const type = contentType(request)
+  return hasBody(request) && (type === "" || type.includes("application/json"))
+}
+
+/**
+ * The refusals decided before any route runs. The platform caches `request.text`, so reading it here leaves it
+ * for the route; a body that cannot be read is left to the route too, which reports it as usual.
+ */
+const earlyRefusal = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<EnvelopeInput | undefined> => {
+  const length = Number(request.headers["content-length"] ?? "0")
+  if (length > JSON_BODY_LIMIT && !contentType(request).includes("multipart/form-data")) {
+    return Effect.succeed({ code: "payload_too_large", message: "The request body is over 1 MB." })
+  }
+  if (contentTypeProblem(request)) {
+    return Effect.succeed({
+      code: "unsupported_media_type",
+      message: `Content-Type ${request.headers["content-type"]} is not accepted here; send application/json.`
+    })
+  }
+  if (!isJsonBody(request)) return Effect.succeed(undefined)
+  return request.text.pipe(Effect.map(jsonBodyRefusal), Effect.orElseSucceed(() => undefined))
 }
 
 /**
  * The outermost layer of every request: request id (a ULID sent in `x-request-id` is used), the trace id in
- * `traceparent`, log annotations, and the refusals decided before any route runs (413, 415).
+ * `traceparent`, log annotations, and the refusals decided before any route runs (413, 415, bodies that are
+ * too deep or hold U+0000).
  */
 export const requestContext = (errorsBase: string) =>
   HttpMiddleware.make((app) =>
@@ -39,7 +71,6 @@ export const requestContext = (errorsBase: string) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const sent = request.headers["x-request-id"]
       const requestId = sent !== undefined && ULID.test(sent) ? sent : ulid()
-      const length = Number(request.headers["content-length"] ?? "0")
       const pathname = new URL(request.url, "http://x").pathname
       const parent = yield* traceparent
       const stamp = (response: HttpServerResponse.HttpServerResponse) =>
@@ -49,18 +80,12 @@ export const requestContext = (errorsBase: string) =>
           ...(isDeprecatedRoute(pathname) ? { deprecation: "true" } : {})
         })
       // The server writes the response before a serve middleware sees it; a pre-response handler runs first.
-      // It only runs when the app runs: the refusals below (413, 415) return before it and stamp themselves.
+      // It only runs when the app runs: the early refusals return before it and stamp themselves.
       yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(stamp(response)))
+      const refusal = yield* earlyRefusal(request)
       return yield* (
-        length > JSON_BODY_LIMIT && !(request.headers["content-type"] ?? "").includes("multipart/form-data")
-          ? envelopeResponse(errorsBase, { code: "payload_too_large", message: "The request body is over 1 MB." }).pipe(
-            Effect.map(stamp)
-          )
-          : contentTypeProblem(request)
-          ? envelopeResponse(errorsBase, {
-            code: "unsupported_media_type",
-            message: `Content-Type ${request.headers["content-type"]} is not accepted here; send application/json.`
-          }).pipe(Effect.map(stamp))
+        refusal !== undefined
+          ? envelopeResponse(errorsBase, refusal).pipe(Effect.map(stamp))
           : app.pipe(Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause)))
       ).pipe(Effect.locally(CurrentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
     })

@@ -19,7 +19,9 @@ const bundle = (): string | undefined => {
   try {
     const dir = dirname(here)
     const hash = createHash("sha256")
-    for (const f of readdirSync(dir).filter((n) => n.endsWith(".ts")).sort()) hash.update(f).update(readFileSync(join(dir, f)))
+    for (const f of readdirSync(dir).filter((n) => n.endsWith(".ts")).sort()) {
+      hash.update(f).update(readFileSync(join(dir, f)))
+    }
     const modules = join(dirname(require.resolve("@napi-rs/canvas/package.json")), "..", "..")
     const out = join(modules, ".cache", "clipwright-render", `drawer-${hash.digest("hex").slice(0, 16)}.mjs`)
     if (existsSync(out)) return out
@@ -58,7 +60,9 @@ const drawerEntry = () => {
 }
 
 /** `node drawer …`: a compiled or bundled drawer, else the TypeScript source through tsx. */
-export const drawerCommand = (args: ReadonlyArray<string>): { readonly command: string; readonly args: Array<string> } => {
+export const drawerCommand = (
+  args: ReadonlyArray<string>
+): { readonly command: string; readonly args: Array<string> } => {
   const { file, loader } = drawerEntry()
   return { command: process.execPath, args: ["--expose-gc", ...loader, file, ...args] }
 }

@@ -56,7 +56,9 @@ export const comparisonBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w
               color: colour,
               ...(f.direction === undefined
                 ? {}
-                : { arrow: { direction: f.direction, cx: x + arrowSize / 2, cy: baseline - size * 0.36, size: arrowSize } }),
+                : {
+                  arrow: { direction: f.direction, cx: x + arrowSize / 2, cy: baseline - size * 0.36, size: arrowSize }
+                }),
               anim: anim(env.startAt + i * stagger, entrance),
               slide: 40 * u
             }

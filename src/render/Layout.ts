@@ -92,7 +92,8 @@ export const layout = (
     : left
 
   const pictures = (scene.content.images ?? []).slice(0, 3)
-  const hasContent = (scene.content.figures ?? []).length > 0 || (scene.content.bullets ?? []).some((b) => b.trim() !== "")
+  const hasContent = (scene.content.figures ?? []).length > 0 ||
+    (scene.content.bullets ?? []).some((b) => b.trim() !== "")
   const hs = o === "portrait" ? 96 : o === "square" ? 84 : 86
   const kickerH = Math.max(2, 10 * u)
   const headline = fitText(ctx, scene.content.headline, {
@@ -142,13 +143,15 @@ export const layout = (
   }
   let y = left.y + Math.max(0, (left.h - head - body) * (landscape ? 0.5 : 0.42))
 
-  els.push({ kind: "kicker", rect: { x: left.x, y, w: 110 * u, h: kickerH }, color: colours.accent, anim: anim(0, 0.5) })
+  const kicker = { x: left.x, y, w: 110 * u, h: kickerH }
+  els.push({ kind: "kicker", rect: kicker, color: colours.accent, anim: anim(0, 0.5) })
   y += kickerH + 28 * u
   els.push({ kind: "text", fitted: headline, x: left.x, y, color: colours.text, anim: anim(0, 0.5), slide: 40 * u })
   y += headline.height
   if (subline !== undefined) {
     y += 22 * u
-    els.push({ kind: "text", fitted: subline, x: left.x, y, color: colours.muted, anim: anim(0.12, 0.5), slide: 32 * u })
+    const colour = colours.muted
+    els.push({ kind: "text", fitted: subline, x: left.x, y, color: colour, anim: anim(0.12, 0.5), slide: 32 * u })
     y += subline.height
   }
   const ends = [0.5, 0.62, 0.9]

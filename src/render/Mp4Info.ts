@@ -95,6 +95,7 @@ const track = (buf: Buffer, trak: Box): Mp4Track | undefined => {
   const delta = stts !== undefined && buf.readUInt32BE(stts.body + 4) > 0 ? buf.readUInt32BE(stts.body + 12) : 0
   const avcC = boxes(buf, entry.body + 78, entry.end).find((b) => b.type === "avcC")
   const profile = avcC === undefined ? undefined : buf.readUInt8(avcC.body + 1)
+  const level = avcC === undefined ? 0 : buf.readUInt8(avcC.body + 3)
   return {
     ...base,
     width,
@@ -102,7 +103,7 @@ const track = (buf: Buffer, trak: Box): Mp4Track | undefined => {
     ...(delta > 0 ? { fps: timescale / delta } : {}),
     ...(avcC === undefined || profile === undefined
       ? {}
-      : { avc: { profile, profileName: profileNames[profile] ?? `profile ${profile}`, level: buf.readUInt8(avcC.body + 3) } })
+      : { avc: { profile, profileName: profileNames[profile] ?? `profile ${profile}`, level } })
   }
 }
 

@@ -72,7 +72,13 @@ const paintArrow = (ctx: SKRSContext2D, c: Colours, a: Arrow) => {
 }
 
 const paintCounter = (
-  ctx: SKRSContext2D, c: Counter, locale: string, x: number, y: number, t: number, align: "left" | "right", colour: string
+  ctx: SKRSContext2D,
+  c: Counter,
+  locale: string,
+  at: { readonly x: number; readonly y: number },
+  t: number,
+  align: "left" | "right",
+  colour: string
 ) => {
   const shown = formatNumber(countValue(c.value, progress(c.anim, t), c.decimals), c.decimals, locale)
   ctx.textBaseline = "alphabetic"
@@ -85,11 +91,11 @@ const paintCounter = (
   }
   ctx.font = c.font
   const w = ctx.measureText(shown).width
-  const left = align === "left" ? x : x - w - unitW
-  ctx.fillText(shown, left, y)
+  const left = align === "left" ? at.x : at.x - w - unitW
+  ctx.fillText(shown, left, at.y)
   if (c.unit !== undefined) {
     ctx.font = c.unit.font
-    ctx.fillText(c.unit.text, left + w + c.unit.gap, y)
+    ctx.fillText(c.unit.text, left + w + c.unit.gap, at.y)
   }
 }
 
@@ -151,7 +157,7 @@ const paintOne = (ctx: SKRSContext2D, plan: Plan, assets: Assets, el: Element, l
       ctx.stroke()
       ctx.fillStyle = c.muted
       drawLines(ctx, el.label, el.labelAt.x, el.labelAt.y)
-      paintCounter(ctx, el.counter, locale, el.valueAt.x, el.valueAt.y, t, "left", c.text)
+      paintCounter(ctx, el.counter, locale, el.valueAt, t, "left", c.text)
       if (el.arrow !== undefined) paintArrow(ctx, c, el.arrow)
       break
     case "bullet":
@@ -166,7 +172,7 @@ const paintOne = (ctx: SKRSContext2D, plan: Plan, assets: Assets, el: Element, l
       ctx.fillStyle = c.text
       drawLines(ctx, el.label, el.labelAt.x, el.labelAt.y)
       if (el.arrow !== undefined) paintArrow(ctx, c, el.arrow)
-      paintCounter(ctx, el.counter, locale, el.valueAt.x, el.valueAt.y, t, "right", c.text)
+      paintCounter(ctx, el.counter, locale, el.valueAt, t, "right", c.text)
       ctx.fillStyle = c.panel
       roundRect(ctx, el.track, el.track.h / 2)
       ctx.fill()

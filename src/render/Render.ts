@@ -31,14 +31,20 @@ export interface RenderResult {
 const sha256Of = (file: string): Promise<string> =>
   new Promise((resolve, reject) => {
     const hash = createHash("sha256")
-    createReadStream(file).on("error", reject).on("data", (c) => hash.update(c)).on("end", () => resolve(hash.digest("hex")))
+    createReadStream(file)
+      .on("error", reject)
+      .on("data", (c) => hash.update(c))
+      .on("end", () => resolve(hash.digest("hex")))
   })
 
 // A function, so TypeScript does not narrow `aborted` across awaits.
 const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
 
 const failed = (
-  stage: "draw" | "encode" | "verify", message: string, exit: { code: number | null; signal: string | null }, stderr: string
+  stage: "draw" | "encode" | "verify",
+  message: string,
+  exit: { readonly code: number | null; readonly signal: string | null },
+  stderr: string
 ) => new RenderFailed({ stage, message, exitCode: exit.code, signal: exit.signal, stderrTail: stderr })
 
 /**
@@ -88,7 +94,10 @@ export const renderClip = async (input: SceneInput, options: RenderOptions): Pro
   const both = () => [ffmpegErr(), drawerErr()].filter((s) => s !== "").join("\n--- drawer ---\n")
   try {
     if (isAborted(signal)) throw new RenderInterrupted()
-    if (d.code !== 0 && !killedDrawer && d.code !== 3) throw failed("draw", d.error?.message ?? "drawer failed", d, both())
+    // Exit code 3: the drawer lost its output because ffmpeg went away first.
+    if (d.code !== 0 && !killedDrawer && d.code !== 3) {
+      throw failed("draw", d.error?.message ?? "drawer failed", d, both())
+    }
     if (f.code !== 0 && !killedFfmpeg) throw failed("encode", f.error?.message ?? "ffmpeg failed", f, both())
     if (d.code !== 0) throw failed("draw", d.error?.message ?? "drawer failed", d, both())
     if (f.code !== 0) throw failed("encode", f.error?.message ?? "ffmpeg failed", f, both())

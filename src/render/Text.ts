@@ -127,7 +127,9 @@ export const fitText = (ctx: SKRSContext2D, text: string, box: TextBox): Fitted 
 }
 
 /** Draws fitted lines with their first baseline at y + size (top-aligned box). */
-export const drawLines = (ctx: SKRSContext2D, fitted: Fitted, x: number, y: number, align: "left" | "center" = "left") => {
+export const drawLines = (
+  ctx: SKRSContext2D, fitted: Fitted, x: number, y: number, align: "left" | "center" = "left"
+): void => {
   ctx.font = fitted.font
   ctx.textAlign = align
   ctx.textBaseline = "alphabetic"

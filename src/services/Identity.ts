@@ -1,6 +1,8 @@
 import { Cache, Context, Duration, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
 import { ulid } from "ulid"
+import { AppConfig } from "../Config.js"
+import { checkUrl } from "../delivery/UrlPolicy.js"
 import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
 import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
 import type { Principal } from "../domain/Principal.js"
@@ -15,6 +17,7 @@ const KEY_CACHE_TTL = Duration.seconds(2)
 
 const make = Effect.gen(function*() {
   const repo = yield* IdentityRepo
+  const config = yield* AppConfig
 
   const lookup = (hash: string) =>
     repo.findKeyByHash(hash).pipe(
@@ -86,6 +89,7 @@ const make = Effect.gen(function*() {
 
   const setWebhook = Effect.fn("Identity.setWebhook")(function*(accountId: string, url: string) {
     yield* requireWorkspace(accountId)
+    yield* checkUrl(url, { allowPrivate: config.allowPrivateUrls, at: ["url"] })
     const secret = "whsec_" + crypto.randomBytes(32).toString("base64")
     yield* repo.setWebhook(accountId, url, secret)
     return { url, secret }

@@ -19,6 +19,7 @@ export const WorkspaceRow = Schema.Struct({
   storageMb: Schema.Number,
   seats: Schema.NullOr(Schema.Number),
   limitsOverridden: Schema.Boolean,
+  mediaSharePercent: Schema.Number,
   webhookUrl: Schema.NullOr(Schema.String),
   createdAt: Schema.DateFromSelf
 })
@@ -48,7 +49,8 @@ const make = Effect.gen(function*() {
     Request: Schema.String,
     Result: WorkspaceRow,
     execute: (id) =>
-      sql`SELECT id, name, owner_email, render_allowance, storage_mb, seats, limits_overridden, webhook_url, created_at
+      sql`SELECT id, name, owner_email, render_allowance, storage_mb, seats, limits_overridden, media_share_percent,
+            webhook_url, created_at
           FROM workspaces WHERE id = ${id}`
   })
 

@@ -20,7 +20,8 @@ const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
   new Promise<CliResult>((resolve) => {
     const base = { ...process.env as Record<string, string> }
     for (const name of ["ADMIN_TOKEN", "CLIPWRIGHT_URL", "DATA_DIR", "PORT"]) delete base[name]
-    execFile(process.execPath, ["bin/clipwright.js", ...args], { cwd: root, env: { ...base, ...env } }, (error, stdout, stderr) => {
+    const options = { cwd: root, env: { ...base, ...env } }
+    execFile(process.execPath, ["bin/clipwright.js", ...args], options, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1
       resolve({ code, stdout, stderr })
     })
@@ -79,7 +80,10 @@ describe("npx clipwright admin", () => {
 
   it("sets limits and prints the quota", async () => {
     const { accountId } = json((await cli(["admin", "workspace", "create", "--name", "Limits"], env)).stdout)
-    const limits = await cli(["admin", "limits", "set", accountId, "--render-allowance", "42", "--storage-mb", "2048"], env)
+    const limits = await cli(
+      ["admin", "limits", "set", accountId, "--render-allowance", "42", "--storage-mb", "2048"],
+      env
+    )
     expect(limits.code, limits.stderr).toBe(0)
     const { quota } = json(limits.stdout)
     expect(quota).toMatchObject({ allowance: 42, used: 0, remaining: 42, overridden: true })
@@ -88,7 +92,10 @@ describe("npx clipwright admin", () => {
 
   it("adds a member, sets the webhook and issues a platform key", async () => {
     const { accountId } = json((await cli(["admin", "workspace", "create", "--name", "Rest"], env)).stdout)
-    const member = await cli(["admin", "member", "add", accountId, "--email", "ops@example.test", "--role", "operations"], env)
+    const member = await cli(
+      ["admin", "member", "add", accountId, "--email", "ops@example.test", "--role", "operations"],
+      env
+    )
     expect(member.code, member.stderr).toBe(0)
     expect(json(member.stdout).member).toMatchObject({ email: "ops@example.test", role: "operations" })
 
@@ -106,7 +113,10 @@ describe("npx clipwright admin", () => {
   it("reads the node address from --url and the token from DATA_DIR/admin-token", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-cli-"))
     fs.writeFileSync(path.join(dataDir, "admin-token"), `${node.adminToken}\n`)
-    const result = await cli(["--url", node.url, "admin", "workspace", "create", "--name", "From file"], { DATA_DIR: dataDir })
+    const result = await cli(
+      ["--url", node.url, "admin", "workspace", "create", "--name", "From file"],
+      { DATA_DIR: dataDir }
+    )
     expect(result.code, result.stderr).toBe(0)
     expect(json(result.stdout).accountName).toBe("From file")
     const health = await cli(["admin", "health", "--url", node.url])
@@ -124,7 +134,7 @@ describe("npx clipwright admin", () => {
   })
 
   it("exits 1 with the envelope for an error answer", async () => {
-    const result = await cli(["admin", "key", "revoke", "01NOSUCHACCOUNT000000000000", "01NOSUCHKEY00000000000000000"], env)
+    const result = await cli(["admin", "key", "revoke", "01NOSUCHACCOUNT0000000000", "01NOSUCHKEY000000000000000"], env)
     expect(result.code).toBe(1)
     expect(json(result.stderr).error.code).toBe("not_found")
   })

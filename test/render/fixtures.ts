@@ -1,10 +1,21 @@
 import { loadImage } from "@napi-rs/canvas"
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Layout, SceneInput } from "../../src/render/Scene.js"
 
-export const tmp = (): string => mkdtempSync(join(tmpdir(), "clipwright-render-"))
+const made: Array<string> = []
+
+export const tmp = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), "clipwright-render-"))
+  made.push(dir)
+  return dir
+}
+
+/** Removes every folder tmp() made; call from afterAll. */
+export const cleanup = (): void => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true })
+}
 
 /** Small output sizes with the shapes of the service's ratios (even sides, as yuv420p needs). */
 export const smallSizes: Readonly<Record<string, { readonly width: number; readonly height: number }>> = {

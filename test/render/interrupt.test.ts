@@ -1,11 +1,13 @@
 import { Effect, Fiber } from "effect"
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { renderClip } from "../../src/render/Render.js"
 import { renderClipEffect } from "../../src/render/RenderEffect.js"
 import { RenderInterrupted } from "../../src/render/RenderError.js"
-import { alive, childPids, scene, tmp } from "./fixtures.js"
+import { alive, childPids, cleanup, scene, tmp } from "./fixtures.js"
+
+afterAll(cleanup)
 
 // Long enough to be interrupted mid-way: 30 s at 320x568.
 const long = scene({ width: 320, height: 568, frames: 900 })
@@ -42,7 +44,8 @@ describe("interruption", () => {
   it("interrupting the Effect's fiber waits until both children are gone", async () => {
     const dir = tmp()
     let progress = 0
-    const fiber = Effect.runFork(renderClipEffect(long, { outputPath: join(dir, "b.mp4"), onProgress: (p) => (progress = p) }))
+    const options = { outputPath: join(dir, "b.mp4"), onProgress: (p: number) => (progress = p) }
+    const fiber = Effect.runFork(renderClipEffect(long, options))
     const pids = await started(() => progress)
     await Effect.runPromise(Fiber.interrupt(fiber))
     expect(pids.filter(alive)).toEqual([])

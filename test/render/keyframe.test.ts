@@ -69,3 +69,21 @@ describe("renderKeyframe", () => {
     expect((error as RenderFailed).stderrTail).toContain("font")
   })
 })
+
+describe("drawer entry points", () => {
+  it("runs from the TypeScript source through the tsx loader (used when bundling is unavailable)", async () => {
+    const { spawn } = await import("node:child_process")
+    const { createRequire } = await import("node:module")
+    const { fileURLToPath, pathToFileURL } = await import("node:url")
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href
+    const drawer = fileURLToPath(new URL("../../src/render/drawer.ts", import.meta.url))
+    const args = ["--import", tsx, drawer, "keyframe", "0"]
+    const child = spawn(process.execPath, args, { stdio: ["pipe", "pipe", "inherit"] })
+    const chunks: Array<Buffer> = []
+    child.stdout.on("data", (c: Buffer) => chunks.push(c))
+    child.stdin.end(JSON.stringify(scene()))
+    const code = await new Promise((resolve) => child.on("close", resolve))
+    expect(code).toBe(0)
+    expect(Buffer.concat(chunks).subarray(1, 4).toString("latin1")).toBe("PNG")
+  })
+})

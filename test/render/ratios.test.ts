@@ -1,9 +1,11 @@
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { renderClip } from "../../src/render/Render.js"
 import type { Layout } from "../../src/render/Scene.js"
-import { scene, smallSizes, tmp } from "./fixtures.js"
+import { cleanup, scene, smallSizes, tmp } from "./fixtures.js"
+
+afterAll(cleanup)
 
 const layouts: ReadonlyArray<Layout> = ["figures", "bullets", "comparison"]
 

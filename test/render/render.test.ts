@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto"
 import { existsSync, readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
-import { describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { renderClip } from "../../src/render/Render.js"
 import { InvalidScene, LocaleNotSupported, RenderFailed } from "../../src/render/RenderError.js"
-import { scene, tmp } from "./fixtures.js"
+import { cleanup, scene, tmp } from "./fixtures.js"
+
+afterAll(cleanup)
 
 describe("renderClip", () => {
   it("writes an H.264 yuv420p MP4 with the exact size, frame count and duration", async () => {

@@ -1,0 +1,63 @@
+import { Context, Effect, Layer } from "effect"
+import type { Option, Scope, Stream } from "effect"
+import * as path from "node:path"
+import { AppConfig } from "../Config.js"
+import type { BlobNotFound, BlobTooLarge } from "./Errors.js"
+import { makeLocalBlobStorage } from "./LocalBlobStorage.js"
+
+/** What a finished write stored. */
+export interface StoredBlob {
+  readonly key: string
+  readonly byteSize: number
+  /** Lower-case hex SHA-256 of the bytes. */
+  readonly sha256: string
+}
+
+export interface BlobStat {
+  readonly byteSize: number
+}
+
+/** Inclusive byte offsets, as in HTTP `Range: bytes=start-end`. */
+export interface ByteRange {
+  readonly start: number
+  readonly end: number
+}
+
+/**
+ * The port for stored files (media uploads, brand files, rendered clips). Keys are relative paths made by the service,
+ * such as `clips/<workspace>/<id>.mp4`; an absolute key or one naming `..` is a defect. A reader never sees half a
+ * file under a key: writes go to a temporary name and are renamed into place, the last writer of a key wins whole.
+ * I/O faults (disk full, permissions) are defects; only outcomes a caller can act on are typed.
+ */
+export interface BlobStorageService {
+  /** Moves a finished file (ideally from `tempPath`) under `key`; `sourcePath` is gone afterwards. */
+  readonly putFile: (key: string, sourcePath: string) => Effect.Effect<StoredBlob>
+  /** Streams to a temporary file, hashing on the way; past `maxBytes` it stops at once and leaves nothing. */
+  readonly putStream: <E, R>(
+    key: string,
+    stream: Stream.Stream<Uint8Array, E, R>,
+    options: { readonly maxBytes: number }
+  ) => Effect.Effect<StoredBlob, BlobTooLarge | E, R>
+  readonly stat: (key: string) => Effect.Effect<Option.Option<BlobStat>>
+  /** Removes the blob; a missing one is fine. */
+  readonly delete: (key: string) => Effect.Effect<void>
+  /** The bytes, or the inclusive `range` of them (clamped at the end of the file). */
+  readonly readStream: (key: string, range?: ByteRange) => Stream.Stream<Uint8Array, BlobNotFound>
+  /** A path that tools such as ffmpeg can read; it does not check that the blob exists. */
+  readonly localPath: (key: string) => Effect.Effect<string>
+  /**
+   * A fresh path on the store's file system for a producer to write before `putFile` (a rename, then). `suffix` such
+   * as `.mp4` lets tools infer a format. Whatever is still at the path when the scope closes is removed.
+   */
+  readonly tempPath: (suffix?: string) => Effect.Effect<string, never, Scope.Scope>
+}
+
+export class BlobStorage extends Context.Tag("clipwright/storage/BlobStorage")<BlobStorage, BlobStorageService>() {
+  /** Files under `DATA_DIR/blobs`; nodes sharing one DATA_DIR volume see the same files. */
+  static readonly layer = Layer.effect(
+    BlobStorage,
+    Effect.flatMap(AppConfig, (config) => makeLocalBlobStorage(path.join(config.dataDir, "blobs")))
+  )
+  /** Files under `root` (tests, tools). */
+  static readonly layerAt = (root: string) => Layer.effect(BlobStorage, makeLocalBlobStorage(root))
+}

@@ -1,0 +1,27 @@
+import { Data, Schema } from "effect"
+
+/** A write went past its byte limit; nothing was left behind. Routes answer it as `payload_too_large`. */
+export class BlobTooLarge extends Schema.TaggedError<BlobTooLarge>()("BlobTooLarge", {
+  key: Schema.String,
+  maxBytes: Schema.Number
+}) {
+  override get message() {
+    return `More than ${this.maxBytes} bytes for ${this.key}.`
+  }
+}
+
+/** No blob under the key (never written, deleted, or removed for room). */
+export class BlobNotFound extends Schema.TaggedError<BlobNotFound>()("BlobNotFound", {
+  key: Schema.String
+}) {
+  override get message() {
+    return `No blob ${this.key}.`
+  }
+}
+
+/** A key that is not a plain relative path. Keys are made by the service, so this is a defect, never a typed error. */
+export class InvalidBlobKey extends Data.TaggedError("InvalidBlobKey")<{ readonly key: string }> {
+  override get message() {
+    return `Invalid blob key ${JSON.stringify(this.key)}.`
+  }
+}

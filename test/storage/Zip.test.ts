@@ -1,0 +1,124 @@
+import { describe, expect, it } from "@effect/vitest"
+import { Effect, Option, Stream } from "effect"
+import { execFileSync } from "node:child_process"
+import * as fs from "node:fs"
+import * as path from "node:path"
+import { BlobStorage } from "../../src/storage/BlobStorage.js"
+import { BlobNotFound } from "../../src/storage/Errors.js"
+import { buildZip, safeName, uniqueNames } from "../../src/storage/Zip.js"
+import { bytesOf, collect, sha256, tempRoot } from "./helpers.js"
+
+const root = tempRoot("zip")
+const StorageLive = BlobStorage.layerAt(root)
+const outDir = tempRoot("zip-out")
+
+/** Names and sha256 of every entry, as Python's zipfile reads them (after `unzip -t` checked every CRC). */
+const inspect = (zip: Uint8Array) => {
+  const file = path.join(outDir, `${Math.random().toString(36).slice(2)}.zip`)
+  fs.writeFileSync(file, zip)
+  const tested = execFileSync("unzip", ["-t", file]).toString()
+  expect(tested).toContain("No errors detected")
+  const script = "import hashlib,json,sys,zipfile\n" +
+    "z=zipfile.ZipFile(sys.argv[1])\n" +
+    "print(json.dumps([[i.filename,i.compress_type,hashlib.sha256(z.read(i)).hexdigest()] for i in z.infolist()]))"
+  return JSON.parse(execFileSync("python3", ["-c", script, file]).toString()) as Array<[string, number, string]>
+}
+
+/** Files under `dir` this process holds open (Linux). */
+const openFilesUnder = (dir: string) =>
+  fs.readdirSync("/proc/self/fd").flatMap((fd) => {
+    try {
+      const target = fs.readlinkSync(`/proc/self/fd/${fd}`)
+      return target.startsWith(dir) ? [target] : []
+    } catch {
+      return []
+    }
+  })
+
+describe("zip names", () => {
+  it("are flat, safe and unique (a clash gets ` (2)` before the extension, ignoring case)", () => {
+    expect(safeName("a/b\\c:d*e?.mp4")).toBe("a_b_c_d_e_.mp4")
+    expect(safeName("  ..  ")).toBe("file")
+    expect(safeName("x".repeat(300) + ".mp4")).toBe("x".repeat(196) + ".mp4")
+    expect(uniqueNames(["Clip.mp4", "clip.mp4", "clip (2).mp4", "clip.mp4", "notes", "notes"])).toEqual([
+      "Clip.mp4",
+      "clip (2).mp4",
+      "clip (2) (2).mp4",
+      "clip (3).mp4",
+      "notes",
+      "notes (2)"
+    ])
+  })
+})
+
+describe("buildZip", () => {
+  it.live("streams blobs and buffers into a zip that unzip accepts, with its exact size known up front", () =>
+    Effect.gen(function*() {
+      const storage = yield* BlobStorage
+      const big = bytesOf(3_000_000, 5)
+      const small = bytesOf(1234, 6)
+      yield* storage.putStream("clips/ws/a.mp4", Stream.make(big), { maxBytes: 1e9 })
+      yield* storage.putStream("clips/ws/b.mp4", Stream.make(small), { maxBytes: 1e9 })
+      const frame = bytesOf(500, 7)
+      const archive = yield* buildZip([
+        { name: "Fund update 9x16 English.mp4", blobKey: "clips/ws/a.mp4" },
+        { name: "Fund update 9x16 English.mp4", blobKey: "clips/ws/b.mp4" },
+        { name: "Übersicht – 日本語.png", buffer: frame },
+        { name: "empty.txt", buffer: new Uint8Array() }
+      ])
+      expect(archive.names).toEqual([
+        "Fund update 9x16 English.mp4",
+        "Fund update 9x16 English (2).mp4",
+        "Übersicht – 日本語.png",
+        "empty.txt"
+      ])
+      const zip = yield* collect(archive.stream)
+      expect(archive.byteSize).toEqual(Option.some(zip.length))
+      expect(inspect(zip)).toEqual([
+        ["Fund update 9x16 English.mp4", 0, sha256(big)],
+        ["Fund update 9x16 English (2).mp4", 0, sha256(small)],
+        ["Übersicht – 日本語.png", 0, sha256(frame)],
+        ["empty.txt", 0, sha256(new Uint8Array())]
+      ])
+      // The same archive can be streamed again (each run builds afresh).
+      expect(sha256(yield* collect(archive.stream))).toBe(sha256(zip))
+    }).pipe(Effect.provide(StorageLive)))
+
+  it.live("deflate on request: smaller, size unknown up front, still valid", () =>
+    Effect.gen(function*() {
+      const text = new TextEncoder().encode("frame ".repeat(10_000))
+      const archive = yield* buildZip([{ name: "a.txt", buffer: text }], { compress: true })
+      expect(archive.byteSize).toEqual(Option.none())
+      const zip = yield* collect(archive.stream)
+      expect(zip.length).toBeLessThan(text.length / 10)
+      expect(inspect(zip)).toEqual([["a.txt", 8, sha256(text)]])
+    }).pipe(Effect.provide(StorageLive)))
+
+  it.live("a missing blob fails before anything is sent; one deleted meanwhile fails the stream", () =>
+    Effect.gen(function*() {
+      const storage = yield* BlobStorage
+      const early = yield* Effect.flip(buildZip([{ name: "x.mp4", blobKey: "clips/ws/none.mp4" }]))
+      expect(early).toEqual(new BlobNotFound({ key: "clips/ws/none.mp4" }))
+      yield* storage.putStream("clips/ws/soon-gone.mp4", Stream.make(bytesOf(10)), { maxBytes: 100 })
+      const archive = yield* buildZip([{ name: "x.mp4", blobKey: "clips/ws/soon-gone.mp4" }])
+      yield* storage.delete("clips/ws/soon-gone.mp4")
+      const late = yield* Effect.flip(collect(archive.stream))
+      expect(late).toEqual(new BlobNotFound({ key: "clips/ws/soon-gone.mp4" }))
+    }).pipe(Effect.provide(StorageLive)))
+
+  it.live("a reader that stops early (client gone) stops cleanly, and later zips still work", () =>
+    Effect.gen(function*() {
+      const storage = yield* BlobStorage
+      yield* storage.putStream("clips/ws/long.mp4", Stream.make(bytesOf(5_000_000, 8)), { maxBytes: 1e9 })
+      const archive = yield* buildZip([
+        { name: "1.mp4", blobKey: "clips/ws/long.mp4" },
+        { name: "2.mp4", blobKey: "clips/ws/long.mp4" }
+      ])
+      const head = yield* Stream.runCollect(Stream.take(archive.stream, 3))
+      expect(head.length).toBe(3)
+      yield* Effect.sleep("50 millis")
+      expect(openFilesUnder(root)).toEqual([])
+      const again = yield* collect(archive.stream)
+      expect(Option.some(again.length)).toEqual(archive.byteSize)
+    }).pipe(Effect.provide(StorageLive)))
+})

@@ -1,0 +1,80 @@
+import { expect } from "vitest"
+import type { Answer } from "./Client.js"
+
+export const MARKET = "tpl_3a7c91e04b5d"
+export const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
+export const TRACEPARENT = /^00-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/
+
+/** One implemented `/v1` route and what it demands (SPEC "Endpoints"); `any` is "any valid key". */
+export interface Route {
+  readonly name: string
+  readonly method: "GET" | "POST"
+  readonly permission: string
+  /** Its sibling of the other mode (read vs write) in the same area, which must not do. */
+  readonly otherMode: string | null
+  /** The status a permitted call answers. */
+  readonly ok: number
+  readonly path: (streamId: string) => string
+  readonly body?: () => unknown
+}
+
+let drawn = 0
+
+/**
+ * The implemented routes, one row each. Routes not implemented yet are not listed; the owner-only ones
+ * (`/v1/renders/buy|keep|drop`) are kept apart, as they are refused to every key whatever its permissions.
+ */
+export const routes: ReadonlyArray<Route> = [
+  { name: "GET /v1/whoami", method: "GET", permission: "any", otherMode: null, ok: 200, path: () => "/v1/whoami" },
+  {
+    name: "GET /v1/streams",
+    method: "GET",
+    permission: "streams:read",
+    otherMode: "streams:write",
+    ok: 200,
+    path: () => "/v1/streams"
+  },
+  {
+    name: "POST /v1/streams",
+    method: "POST",
+    permission: "streams:write",
+    otherMode: "streams:read",
+    ok: 201,
+    path: () => "/v1/streams",
+    body: () => ({ name: `Permitted ${++drawn}`, templateId: MARKET })
+  },
+  {
+    name: "POST /v1/streams/{id}/update",
+    method: "POST",
+    permission: "streams:write",
+    otherMode: "streams:read",
+    ok: 200,
+    path: (id) => `/v1/streams/${id}/update`,
+    body: () => ({ name: `Renamed ${++drawn}` })
+  },
+  {
+    name: "GET /v1/templates",
+    method: "GET",
+    permission: "templates:read",
+    otherMode: "templates:write",
+    ok: 200,
+    path: () => "/v1/templates"
+  }
+]
+
+export const ownerOnlyRoutes = ["/v1/renders/buy", "/v1/renders/keep", "/v1/renders/drop"] as const
+
+/** The spec's error envelope with its status and code, tied to the response's `x-request-id`. */
+export const expectError = (r: Answer, status: number, code: string) => {
+  expect({ status: r.status, code: r.body?.error?.code }, r.text).toEqual({ status, code })
+  const error = r.body.error
+  expect(error.type).toMatch(new RegExp(`/errors/${code}$`))
+  expect(typeof error.message).toBe("string")
+  expect(error.message.length).toBeGreaterThan(0)
+  expect(error.message).not.toMatch(/^\s*at\s/m)
+  expect(error.message).not.toMatch(/\.[jt]s:\d+/)
+  expect(error.requestId).toMatch(ULID)
+  expect(error.requestId).toBe(r.headers.get("x-request-id"))
+  expect(Array.isArray(error.details)).toBe(true)
+  return error as { type: string; code: string; message: string; requestId: string; details: Array<any> }
+}
