@@ -1,7 +1,14 @@
-import { RunnerAddress, SingleRunner } from "@effect/cluster"
+import {
+  RunnerAddress,
+  ShardingConfig,
+  SingleRunner,
+  SqlMessageStorage,
+  SqlRunnerStorage
+} from "@effect/cluster"
 import { NodeClusterSocket } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../src/Config.js"
+import { withStartupLock } from "../src/sql/Database.js"
 
 /**
  * Tuned from the measured defaults (33 s failover, timers up to 10 s late): a dead node's shards move within
@@ -30,6 +37,10 @@ export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
   if (Option.isNone(config.databaseUrl)) {
     return SingleRunner.layer({ shardingConfig: shardingTuning, runnerStorage: "memory" })
   }
+  // Creates the cluster's own tables once, under the start-up lock, before the runner races anyone for them.
+  yield* withStartupLock(Effect.scoped(Layer.build(
+    Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer(shardingTuning)))
+  )))
   const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
   return NodeClusterSocket.layer({
     storage: "sql",

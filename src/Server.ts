@@ -11,6 +11,7 @@ import { IdentityHttpLive } from "./http/IdentityHttp.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
 import { ExportHttpLive } from "./http/ExportHttp.js"
+import { ExportFilesHttpLive } from "./http/ExportFilesHttp.js"
 import { RendersHttpLive } from "./http/RendersHttp.js"
 import { StreamsHttpLive } from "./http/StreamsHttp.js"
 import { SystemHttpLive } from "./http/SystemHttp.js"
@@ -30,6 +31,7 @@ import { RenderRepo } from "./sql/RenderRepo.js"
 import { BlobStorage } from "./storage/BlobStorage.js"
 import { Exports } from "./services/Exports.js"
 import { ExportViews } from "./services/ExportViews.js"
+import { ExportFiles } from "./services/ExportFiles.js"
 import { RenderCapacity } from "./services/RenderCapacity.js"
 import { RenderOutputs } from "./services/RenderOutputs.js"
 
@@ -52,11 +54,11 @@ const ServicesLive = Layer.mergeAll(
   AdminToken.layer,
   Templates.layer,
   Exports.layer,
-  ExportViews.layer
-).pipe(Layer.provideMerge(Identity.layer))
+  ExportFiles.layer
+).pipe(Layer.provideMerge(Layer.mergeAll(Identity.layer, ExportViews.layer)))
 
 const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
-  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, RendersHttpLive, ExportHttpLive, TemplatesHttpLive, AdminHttpLive]),
+  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, RendersHttpLive, ExportHttpLive, ExportFilesHttpLive, TemplatesHttpLive, AdminHttpLive]),
   Layer.provide([AuthenticationLive, AdminAuthenticationLive])
 )
 

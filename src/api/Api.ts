@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
 import { AdminApi } from "./AdminApi.js"
 import { ExportApi } from "./ExportApi.js"
+import { ExportFilesApi } from "./ExportFilesApi.js"
 import { RendersApi } from "./RendersApi.js"
 import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
@@ -16,6 +17,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(StreamsApi)
   .add(RendersApi)
   .add(ExportApi)
+  .add(ExportFilesApi)
   .add(TemplatesApi)
   .add(AdminApi)
   .addError(Unauthenticated)

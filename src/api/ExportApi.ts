@@ -1,8 +1,10 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import {
+  AssetUnavailable,
   LocaleNotSupported,
   NotFound,
+  PayloadTooLarge,
   RateLimited,
   RatioNotSupported,
   SchemaValidation,
@@ -10,6 +12,15 @@ import {
   UpstreamUnavailable
 } from "../domain/Errors.js"
 import { BatchBody, ExportPoll, QueueEntry, TimingBody, VideoBody } from "../domain/Export.js"
+import {
+  AsVideoQuery,
+  ExportLink,
+  KeptEntry,
+  KeptExport,
+  ReuseRecord,
+  VideosQuery,
+  ZipBody
+} from "../domain/ExportFiles.js"
 import { Authentication } from "./Security.js"
 
 const JobPath = Schema.Struct({ jobId: Schema.String })
@@ -50,6 +61,62 @@ export class ExportApi extends HttpApiGroup.make("export")
       .setPath(JobPath)
       .addSuccess(Schema.Struct({ discarded: Schema.Boolean }))
   )
+  .add(
+    HttpApiEndpoint.get("download", "/direct-export/video/:jobId/download")
+      .setPath(JobPath)
+      .setUrlParams(AsVideoQuery)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
+      .annotate(
+        OpenApi.Description,
+        "The .mp4 itself, inline. Byte ranges (206, 416) for kept videos; an unkept one is answered whole while its " +
+          "file lasts (two hours after it finished). Not finished: 409; file gone or discarded: 404. Settles the export."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("link", "/direct-export/video/:jobId/link")
+      .setPath(JobPath)
+      .addSuccess(ExportLink)
+      .annotate(
+        OpenApi.Description,
+        "A link needing no credential: `/v1/export-files/{jobId}?as=video&key=…`. Kept video: valid while kept " +
+          "(`expiresAt` null); otherwise 15 minutes. Before the video finished: 502 `asset_unavailable`."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("zip", "/direct-export/zip")
+      .setPayload(ZipBody)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
+      .annotate(
+        OpenApi.Description,
+        "One .mp4 per export (1 to 24), named template_variant_version_brand_ratio_locale.mp4. An unfinished " +
+          "export: 409 naming it; over 400 MB together: 413."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("videos", "/direct-export/videos")
+      .setUrlParams(VideosQuery)
+      .addSuccess(Schema.Struct({ exports: Schema.Array(KeptEntry), kept: Schema.Number }))
+      .annotate(
+        OpenApi.Description,
+        "Kept exports newest first (`limit` default 24, max 100) and how many are kept in all. `videoUrl` is the " +
+          "download route of the export, called with the same bearer key; ask `/link` for a link needing none."
+      )
+  )
+  .add(
+    HttpApiEndpoint.get("keptVideo", "/direct-export/videos/:jobId")
+      .setPath(JobPath)
+      .addSuccess(Schema.Struct({ export: KeptExport }))
+      .annotate(OpenApi.Description, "One kept export with the content it was drawn from; not kept: 404.")
+  )
+  .add(
+    HttpApiEndpoint.get("reuse", "/direct-export/video/:jobId/reuse")
+      .setPath(JobPath)
+      .addSuccess(Schema.Struct({ reuse: ReuseRecord }))
+      .annotate(
+        OpenApi.Description,
+        "What the export was drawn from, to start another like it; works while rendering, failed or kept; makes nothing."
+      )
+  )
   .addError(SchemaValidation)
   .addError(UnknownTemplate)
   .addError(RatioNotSupported)
@@ -57,6 +124,8 @@ export class ExportApi extends HttpApiGroup.make("export")
   .addError(RateLimited)
   .addError(UpstreamUnavailable)
   .addError(NotFound)
+  .addError(AssetUnavailable)
+  .addError(PayloadTooLarge)
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Direct export")

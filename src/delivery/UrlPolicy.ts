@@ -13,6 +13,8 @@ export interface UrlPolicyOptions {
   readonly lookup?: Lookup | undefined
 }
 
+const LOOKUP_TIMEOUT = "5 seconds"
+
 const systemLookup: Lookup = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true })
 
 const ipv4Ranges: ReadonlyArray<readonly [string, number, string]> = [
@@ -32,7 +34,8 @@ const inRange = (value: number, base: string, bits: number) => {
   return Math.floor(value / size) === Math.floor(ipv4ToInt(base) / size)
 }
 
-const classifyIpv4 = (value: number): string | undefined => ipv4Ranges.find(([base, bits]) => inRange(value, base, bits))?.[2]
+const classifyIpv4 = (value: number): string | undefined =>
+  ipv4Ranges.find(([base, bits]) => inRange(value, base, bits))?.[2]
 
 /** Eight 16-bit groups; `net.isIPv6` has vouched for the text. */
 const ipv6Groups = (address: string): Array<number> => {
@@ -89,8 +92,9 @@ export const requirePublicUrl = Effect.fn("UrlPolicy.requirePublicUrl")(function
   const addresses = net.isIP(host) !== 0
     ? [host]
     : yield* Effect.tryPromise(() => (options.lookup ?? systemLookup)(host)).pipe(
+      Effect.timeout(LOOKUP_TIMEOUT),
       Effect.map((found) => found.map((a) => a.address)),
-      Effect.catchAll(() => Effect.succeed([]))
+      Effect.orElseSucceed((): ReadonlyArray<string> => [])
     )
   if (addresses.length === 0) return yield* blocked(`The host ${host} could not be resolved.`, options.at)
   for (const address of addresses) {

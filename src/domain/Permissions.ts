@@ -53,10 +53,12 @@ const areaBySegment: Record<string, string> = {
   storage: "media",
   "render-jobs": "renders",
   "direct-export": "renders",
+  "export-files": "renders",
   queues: "postlists"
 }
 
-const publicSegments = new Set(["formats", "catalogue"])
+/** Readable without a bearer. Export links (`export-files`) are served by a group without Authentication at all. */
+const publicSegments = new Set(["formats", "catalogue", "export-files"])
 
 /** Maps a `/v1/...` route (method and path) to what it requires; one table for the whole API. */
 export const requirementFor = (method: string, path: string): Requirement => {

@@ -1,15 +1,22 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, FiberRef } from "effect"
 import { ClipwrightApi } from "../api/Api.js"
+import { DEFAULT_VIDEOS_LIMIT } from "../domain/ExportFiles.js"
 import { CurrentPrincipal } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { Exports } from "../services/Exports.js"
+import { ExportFiles } from "../services/ExportFiles.js"
 import { ExportViews } from "../services/ExportViews.js"
+import { BlobStorage } from "../storage/BlobStorage.js"
+import { videoResponse } from "./ExportFilesHttp.js"
+import { zipResponse } from "./FileResponses.js"
 
 export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (handlers) =>
   Effect.gen(function*() {
     const exports = yield* Exports
     const views = yield* ExportViews
+    const files = yield* ExportFiles
+    const storage = yield* BlobStorage
     return handlers
       .handle("timing", ({ payload }) => exports.timing(payload))
       .handle("video", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => exports.video(p, payload)))
@@ -25,4 +32,17 @@ export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (han
           Effect.all([CurrentPrincipal, FiberRef.get(CurrentRequestId)]),
           ([p, requestId]) => views.discard(p.accountId, path.jobId, requestId)
         ))
+      .handle("download", ({ path }) =>
+        Effect.flatMap(CurrentPrincipal, (p) => files.download(p.accountId, path.jobId)).pipe(
+          Effect.flatMap((file) => videoResponse(storage, file))
+        ))
+      .handle("link", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.link(p.accountId, path.jobId)))
+      .handle("zip", ({ payload }) =>
+        Effect.flatMap(CurrentPrincipal, (p) => files.zip(p.accountId, payload)).pipe(
+          Effect.map(({ archive, filename }) => zipResponse(archive, filename))
+        ))
+      .handle("videos", ({ urlParams }) =>
+        Effect.flatMap(CurrentPrincipal, (p) => files.videos(p.accountId, urlParams.limit ?? DEFAULT_VIDEOS_LIMIT)))
+      .handle("keptVideo", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.video(p.accountId, path.jobId)))
+      .handle("reuse", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.reuse(p.accountId, path.jobId)))
   }))

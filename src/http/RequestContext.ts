@@ -28,7 +28,8 @@ const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   return length > 0 || request.headers["transfer-encoding"] !== undefined
 }
 
-const contentType = (request: HttpServerRequest.HttpServerRequest) => (request.headers["content-type"] ?? "").toLowerCase()
+const contentType = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["content-type"] ?? "").toLowerCase()
 
 const contentTypeProblem = (request: HttpServerRequest.HttpServerRequest) => {
   const type = contentType(request)

@@ -1,16 +1,22 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import { periodOf, type QuotaBlock } from "../domain/Quota.js"
+import { type CountLimit, periodOf, type QuotaBlock, type QuotaOverview } from "../domain/Quota.js"
+import { storageBlock } from "../domain/StorageBlock.js"
+import { AllowanceRepo } from "../sql/AllowanceRepo.js"
+import { ExportRepo } from "../sql/ExportRepo.js"
 import { IdentityRepo, type WorkspaceRow } from "../sql/IdentityRepo.js"
 import { Identity } from "./Identity.js"
 
-/** The render allowance block; `used` counts videos finished this period (none until renders exist). */
-const quotaOf = (workspace: WorkspaceRow, used: number, now: Date): QuotaBlock => {
+/**
+ * The render allowance block: `used` counts videos finished this period (committed reservations); `remaining` is
+ * what may still be started, so renders still in flight count against it as the spec's allowance does.
+ */
+const quotaOf = (workspace: WorkspaceRow, usage: { committed: number; reserved: number }, now: Date): QuotaBlock => {
   const { end, start } = periodOf(now)
   return {
     allowance: workspace.renderAllowance,
-    used,
+    used: usage.committed,
     extra: 0,
-    remaining: Math.max(0, workspace.renderAllowance - used),
+    remaining: Math.max(0, workspace.renderAllowance - usage.committed - usage.reserved),
     unlimited: false,
     periodStart: start.toISOString(),
     periodEnd: end.toISOString(),
@@ -18,14 +24,47 @@ const quotaOf = (workspace: WorkspaceRow, used: number, now: Date): QuotaBlock =
   }
 }
 
+/** Partners (other workspaces sharing this one's work) are not a feature yet: none used, none allowed. */
+const NO_PARTNERS: CountLimit = { used: 0, max: 0, unlimited: false }
+
+/** The media library does not exist yet (no table holds uploads), so it holds no bytes. */
+const MEDIA_BYTES = 0
+
 const make = Effect.gen(function*() {
   const repo = yield* IdentityRepo
+  const allowance = yield* AllowanceRepo
+  const exports = yield* ExportRepo
   const identity = yield* Identity
 
+  const blockOf = (workspace: WorkspaceRow) =>
+    Effect.gen(function*() {
+      const now = new Date(yield* Clock.currentTimeMillis)
+      const usage = yield* allowance.usage(workspace.id, periodOf(now).start)
+      return quotaOf(workspace, usage, now)
+    })
+
   const quota = Effect.fn("Quotas.quota")(function*(accountId: string) {
+    return yield* blockOf(yield* identity.requireWorkspace(accountId))
+  })
+
+  /** Allowance, seats, partners and storage (`GET /v1/renders/quota`). */
+  const overview = Effect.fn("Quotas.overview")(function*(accountId: string) {
     const workspace = yield* identity.requireWorkspace(accountId)
-    const now = new Date(yield* Clock.currentTimeMillis)
-    return quotaOf(workspace, 0, now)
+    const [block, members, renderBytes] = yield* Effect.all(
+      [blockOf(workspace), repo.countMembers(accountId), exports.keptClipBytes(accountId)],
+      { concurrency: 3 }
+    )
+    return {
+      quota: block,
+      seats: { used: members, max: workspace.seats, unlimited: workspace.seats === null },
+      partners: NO_PARTNERS,
+      storage: storageBlock({
+        storageMb: workspace.storageMb,
+        mediaSharePercent: workspace.mediaSharePercent,
+        mediaBytes: MEDIA_BYTES,
+        renderBytes
+      })
+    } satisfies QuotaOverview
   })
 
   const setLimits = Effect.fn("Quotas.setLimits")(
@@ -36,7 +75,7 @@ const make = Effect.gen(function*() {
     }
   )
 
-  return { quota, setLimits }
+  return { quota, overview, setLimits }
 })
 
 export class Quotas extends Context.Tag("clipwright/services/Quotas")<Quotas, Effect.Effect.Success<typeof make>>() {

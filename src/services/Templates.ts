@@ -5,7 +5,7 @@ import type { BuildSelector, ResolveError } from "../templates/TemplateRegistry.
 import { findTemplate, isExactVersion, listTemplates, resolveBuild } from "../templates/TemplateRegistry.js"
 import { catalogueEntry, referenceListing, shelfEntries, workspaceView } from "../templates/Views.js"
 
-const invalidVersion = (version: string) =>
+export const invalidVersion = (version: string) =>
   new SchemaValidation({
     message: `The query parameter version must be \`latest\` or an exact major.minor.patch version; got "${version}".`,
     details: [
@@ -25,7 +25,8 @@ const variantNames = (templateId: string) =>
     onSome: (template) => template.variants.map((variant) => variant.name).join(", ")
   })
 
-const unresolved = (error: ResolveError) => {
+/** A build that cannot be resolved, as the API answers it (404 unknown_template, or 400 for a bad version). */
+export const unresolved = (error: ResolveError) => {
   switch (error._tag) {
     case "UnknownTemplate":
       return new UnknownTemplate({ message: `No template ${error.templateId}.` })

@@ -1,5 +1,5 @@
 import { NodeContext } from "@effect/platform-node"
-import { Migrator } from "@effect/sql"
+import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
@@ -40,9 +40,31 @@ const clientLayer = Layer.unwrapScoped(
   })
 )
 
-const migratorLayer = PgMigrator.layer({ loader: Migrator.fromRecord(migrations) }).pipe(
-  Layer.provide(NodeContext.layer)
-)
+const STARTUP_LOCK = 4_231_977
 
-/** The database client with every migration applied (the migrator locks its table, so nodes may start together). */
+/**
+ * Runs schema work while holding a session advisory lock, so nodes starting together on a fresh database do not
+ * race on `CREATE TABLE IF NOT EXISTS` (PostgreSQL answers such a race with a duplicate `pg_type` key). The embedded
+ * default has one connection and one node, so it needs no lock.
+ */
+export const withStartupLock = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const config = yield* AppConfig
+    if (Option.isNone(config.databaseUrl)) return yield* effect
+    const sql = yield* SqlClient.SqlClient
+    return yield* Effect.scoped(Effect.gen(function*() {
+      const connection = yield* sql.reserve
+      yield* Effect.acquireRelease(
+        connection.executeRaw(`SELECT pg_advisory_lock(${STARTUP_LOCK})`, []),
+        () => Effect.ignore(connection.executeRaw(`SELECT pg_advisory_unlock(${STARTUP_LOCK})`, []))
+      )
+      return yield* effect
+    }))
+  })
+
+const migrate = PgMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe(Effect.provide(NodeContext.layer))
+
+const migratorLayer = Layer.effectDiscard(withStartupLock(migrate))
+
+/** The database client with every migration applied; safe when several nodes start at once. */
 export const DatabaseLive = migratorLayer.pipe(Layer.provideMerge(clientLayer))

@@ -56,6 +56,7 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
     }
 
     const putFile = Effect.fn("BlobStorage.putFile")(function*(key: string, sourcePath: string) {
+      yield* Effect.annotateCurrentSpan("blob.key", key)
       const target = yield* resolveKey(root, key)
       const info = yield* io(() => hashFile(sourcePath))
       yield* io(() => syncFile(sourcePath))
@@ -91,6 +92,7 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       stream: Stream.Stream<Uint8Array, E, R>,
       options: { readonly maxBytes: number }
     ) {
+      yield* Effect.annotateCurrentSpan("blob.key", key)
       const target = yield* resolveKey(root, key)
       const temp = newTemp()
       return yield* Effect.acquireUseRelease(

@@ -42,7 +42,8 @@ const assemble = (
   let byteSize = -1
   for (const entry of entries) {
     if ("buffer" in entry) {
-      zip.addBuffer(Buffer.from(entry.buffer.buffer, entry.buffer.byteOffset, entry.buffer.byteLength), entry.name, options)
+      const { buffer, byteOffset, byteLength } = entry.buffer
+      zip.addBuffer(Buffer.from(buffer, byteOffset, byteLength), entry.name, options)
     } else {
       zip.addReadStreamLazy(entry.name, { ...options, size: entry.byteSize }, (callback) => {
         const readable = open(entry.blobKey)

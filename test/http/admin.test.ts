@@ -146,7 +146,8 @@ describe("webhook", () => {
       "http://[::ffff:172.16.0.1]/"
     ]
     for (const url of urls) {
-      const error = expectError(await operator.put(`/admin/workspaces/${accountId}/webhook`, { url }), 400, "blocked_url")
+      const r = await operator.put(`/admin/workspaces/${accountId}/webhook`, { url })
+      const error = expectError(r, 400, "blocked_url")
       expect(error.details.map((d) => d.path), url).toEqual(["/url"])
     }
   })

@@ -1,0 +1,69 @@
+import { Context, Effect, Layer } from "effect"
+import { detailAt, SchemaValidation } from "../domain/Errors.js"
+import type { KeyframesBody } from "../domain/Keyframes.js"
+import { renderKeyframeEffect } from "../render/RenderEffect.js"
+import { BlobStorage } from "../storage/BlobStorage.js"
+import { buildZip } from "../storage/Zip.js"
+import { safeName } from "../storage/ZipNames.js"
+import type { Content } from "../templates/Template.js"
+import { checkExport, resolveExportBuild } from "./ExportChecks.js"
+import { RenderCapacity } from "./RenderCapacity.js"
+import { noSlotsHere, renderRefusal } from "./RenderRefusals.js"
+import { sceneFor } from "./Scenes.js"
+
+const DEFAULT_LOCALE = "en"
+
+/** `<name>.png`; a name already ending in .png is not given a second one. */
+const pngName = (name: string) => `${name.replace(/\.png$/i, "")}.png`
+
+/**
+ * Stills of a build for this content (`POST /v1/direct-export/keyframes`): every start refusal except the
+ * allowance, which keyframes never touch. Each distinct frame is drawn once, in this node's render slots.
+ */
+const make = Effect.gen(function*() {
+  const capacity = yield* RenderCapacity
+  const blobs = yield* BlobStorage
+
+  const draw = Effect.fn("Keyframes.draw")(function*(body: KeyframesBody) {
+    const resolved = yield* resolveExportBuild(body, true)
+    const locale = body.locale ?? DEFAULT_LOCALE
+    yield* checkExport(resolved, body, [{ ratio: body.ratio, locale }])
+    const total = resolved.build.duration.frames
+    const late = body.frames.flatMap((keyframe, i) => keyframe.frame >= total ? [i] : [])
+    if (late.length > 0) {
+      return yield* new SchemaValidation({
+        message: `The clip has ${total} frames (0 to ${total - 1}); ${late.length} keyframe(s) lie past its end.`,
+        details: late.map((i) => detailAt(["frames", i, "frame"], `must be less than ${total}`, "maximum"))
+      })
+    }
+    if (capacity.nodeSlots === 0) return yield* noSlotsHere
+    const scene = sceneFor(resolved.build, body.data as Content, body.ratio, locale)
+    const distinct = [...new Set(body.frames.map((keyframe) => keyframe.frame))]
+    const drawn = yield* Effect.forEach(
+      distinct,
+      (frame) =>
+        capacity.withSlot(renderKeyframeEffect(scene, frame)).pipe(
+          Effect.catchAll(renderRefusal),
+          Effect.map((png) => [frame, png] as const)
+        ),
+      { concurrency: capacity.nodeSlots }
+    )
+    const pngs = new Map(drawn)
+    const archive = yield* buildZip(
+      body.frames.map((keyframe) => ({ name: pngName(keyframe.name), buffer: pngs.get(keyframe.frame)! })),
+      { compress: false }
+    ).pipe(Effect.provideService(BlobStorage, blobs))
+    const { template, variant, build } = resolved
+    const filename = safeName(`${template.name} ${variant.name} ${build.version} ${body.ratio} ${locale} keyframes.zip`)
+    return { archive, filename }
+  })
+
+  return { draw }
+})
+
+export class Keyframes extends Context.Tag("clipwright/services/Keyframes")<
+  Keyframes,
+  Effect.Effect.Success<typeof make>
+>() {
+  static readonly layer = Layer.effect(Keyframes, make)
+}
