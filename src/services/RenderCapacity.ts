@@ -1,5 +1,5 @@
-import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, Schedule } from "effect"
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, Layer, Schedule, Schema } from "effect"
 import { ulid } from "ulid"
 import { AppConfig } from "../Config.js"
 
@@ -19,17 +19,20 @@ const make = Effect.gen(function*() {
   const advertise = sql`INSERT INTO render_capacity (node_id, slots, heartbeat_at) VALUES (${nodeId}, ${slots}, now())
     ON CONFLICT (node_id) DO UPDATE SET slots = excluded.slots, heartbeat_at = now()`.pipe(Effect.orDie)
   yield* advertise
+  const clusterSlots = SqlSchema.single({
+    Request: Schema.Void,
+    Result: Schema.Struct({ total: Schema.Number }),
+    execute: () =>
+      sql`SELECT coalesce(sum(slots), 0)::int AS total FROM render_capacity
+          WHERE heartbeat_at > now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`
+  })
   yield* advertise.pipe(Effect.repeat(Schedule.spaced("5 seconds")), Effect.forkScoped)
   yield* Effect.addFinalizer(() => Effect.ignore(sql`DELETE FROM render_capacity WHERE node_id = ${nodeId}`))
   return {
     nodeSlots: slots,
     /** Runs a render in one of this node's slots, waiting for one to free up. */
     withSlot: <A, E, R>(effect: Effect.Effect<A, E, R>) => semaphore.withPermits(1)(effect),
-    clusterSlots: sql<{ total: number }>`SELECT coalesce(sum(slots), 0)::int AS total FROM render_capacity
-      WHERE heartbeat_at > now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`.pipe(
-      Effect.map((rows) => rows[0]?.total ?? 0),
-      Effect.orDie
-    )
+    clusterSlots: Effect.orDie(Effect.map(clusterSlots(undefined), (r) => r.total))
   }
 })
 

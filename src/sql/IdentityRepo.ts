@@ -54,6 +54,12 @@ const make = Effect.gen(function*() {
           FROM workspaces WHERE id = ${id}`
   })
 
+  const countMembers = SqlSchema.single({
+    Request: Schema.String,
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: (workspaceId) => sql`SELECT count(*)::int AS n FROM members WHERE workspace_id = ${workspaceId}`
+  })
+
   return {
     findKeyByHash: (hash: string) => Effect.orDie(findKeyByHash(hash)),
     findWorkspace: (id: string) => Effect.orDie(findWorkspace(id)),
@@ -84,11 +90,7 @@ const make = Effect.gen(function*() {
           seats = coalesce(${limits.seats ?? null}, seats),
           limits_overridden = true
         WHERE id = ${workspaceId}`),
-    countMembers: (workspaceId: string) =>
-      sql<{ n: number }>`SELECT count(*)::int AS n FROM members WHERE workspace_id = ${workspaceId}`.pipe(
-        Effect.map((rows) => rows[0]?.n ?? 0),
-        Effect.orDie
-      )
+    countMembers: (workspaceId: string) => Effect.orDie(Effect.map(countMembers(workspaceId), (r) => r.n))
   }
 })
 
@@ -100,4 +102,3 @@ export class IdentityRepo extends Context.Tag("clipwright/sql/IdentityRepo")<
 }
 
 export const isLive = (key: KeyRow): boolean => key.revokedAt === null
-export const noWorkspace = Option.none<WorkspaceRow>()
