@@ -98,6 +98,12 @@ interface Row {
 
 const perSecond = (r: Result) => r.requests.total / r.duration
 
+/** The non-2xx answers by status, e.g. ` (503×3)`; empty when there were none. */
+const statusesOf = (r: Result) => {
+  const codes = Object.entries(r.statusCodeStats ?? {}).filter(([code]) => !code.startsWith("2"))
+  return codes.length === 0 ? "" : ` (${codes.map(([code, { count }]) => `${code}×${count}`).join(", ")})`
+}
+
 const fmt = (n: number, digits = 0) =>
   Number.isFinite(n)
     ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
@@ -115,6 +121,20 @@ const main = async () => {
   let database: TestDatabase | undefined
   let node: TestNode | undefined
   let plain: Awaited<ReturnType<typeof startPlain>> | undefined
+  let cleaned: Promise<void> | undefined
+  const cleanUp = () =>
+    (cleaned ??= (async () => {
+      if (plain !== undefined) await stopChild(plain.process)
+      if (node !== undefined) await node.stop()
+      if (database !== undefined) await database.drop()
+    })())
+  // Ctrl-C still stops the children and drops the database.
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`${signal}: cleaning up`)
+      void cleanUp().finally(() => process.exit(130))
+    })
+  }
   const loadBefore = os.loadavg()[0]!
   try {
     database = await createTestDatabase("bench")
@@ -190,7 +210,7 @@ const main = async () => {
       fmt(perSecond(row.result)),
       fmt(row.result.latency.p50, 1),
       fmt(row.result.latency.p99, 1),
-      `${row.result.errors + row.result.timeouts} / ${row.result.non2xx}`,
+      `${row.result.errors + row.result.timeouts} / ${row.result.non2xx}${statusesOf(row.result)}`,
       row.target,
       verdict(row.met)
     ])
@@ -232,6 +252,7 @@ const main = async () => {
         p99: r.latency.p99,
         errors: r.errors + r.timeouts,
         non2xx: r.non2xx,
+        statusCodes: r.statusCodeStats,
         total: r.requests.total
       })
       process.stdout.write(JSON.stringify({
@@ -247,9 +268,7 @@ const main = async () => {
       }, null, 2) + "\n")
     }
   } finally {
-    if (plain !== undefined) await stopChild(plain.process)
-    if (node !== undefined) await node.stop()
-    if (database !== undefined) await database.drop()
+    await cleanUp()
   }
 }
 

@@ -36,7 +36,8 @@ describe("npx clipwright admin", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase("cli")
-    node = await startNode({ databaseUrl: database.url })
+    // Webhook addresses must resolve; a loopback one needs ALLOW_PRIVATE_URLS (CONTRACT.md).
+    node = await startNode({ databaseUrl: database.url, env: { ALLOW_PRIVATE_URLS: "true" } })
     env = { CLIPWRIGHT_URL: node.url, ADMIN_TOKEN: node.adminToken }
   })
 
@@ -100,9 +101,9 @@ describe("npx clipwright admin", () => {
     expect(json(member.stdout).member).toMatchObject({ email: "ops@example.test", role: "operations" })
 
     // Within `webhook set`, --url is the webhook address; the node comes from CLIPWRIGHT_URL (or --node-url).
-    const webhook = await cli(["admin", "webhook", "set", accountId, "--url", "https://hooks.example.com/in"], env)
+    const webhook = await cli(["admin", "webhook", "set", accountId, "--url", "http://127.0.0.1:9/hooks/in"], env)
     expect(webhook.code, webhook.stderr).toBe(0)
-    expect(json(webhook.stdout)).toMatchObject({ url: "https://hooks.example.com/in" })
+    expect(json(webhook.stdout)).toMatchObject({ url: "http://127.0.0.1:9/hooks/in" })
     expect(json(webhook.stdout).secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
 
     const platform = await cli(["admin", "platform-key", "create", "--name", "shipper"], env)
