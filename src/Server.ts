@@ -12,6 +12,7 @@ import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
 import { ExportHttpLive } from "./http/ExportHttp.js"
 import { ExportFilesHttpLive } from "./http/ExportFilesHttp.js"
+import { RenderJobsHttpLive } from "./http/RenderJobsHttp.js"
 import { RendersHttpLive } from "./http/RendersHttp.js"
 import { StreamsHttpLive } from "./http/StreamsHttp.js"
 import { SystemHttpLive } from "./http/SystemHttp.js"
@@ -34,13 +35,18 @@ import { ExportViews } from "./services/ExportViews.js"
 import { ExportFiles } from "./services/ExportFiles.js"
 import { RenderCapacity } from "./services/RenderCapacity.js"
 import { RenderOutputs } from "./services/RenderOutputs.js"
+import { Keyframes } from "./services/Keyframes.js"
+import { ReferenceClips } from "./services/ReferenceClips.js"
+import { RenderJobs } from "./services/RenderJobs.js"
+import { RenderJobsQuery } from "./sql/RenderJobsQuery.js"
 
 const RepositoriesLive = Layer.mergeAll(
   IdentityRepo.layer,
   StreamRepo.layer,
   RenderRepo.layer,
   ExportRepo.layer,
-  AllowanceRepo.layer
+  AllowanceRepo.layer,
+  RenderJobsQuery.layer
 )
 
 /** What this node itself offers the entities it hosts: repositories, files, render slots. */
@@ -54,11 +60,24 @@ const ServicesLive = Layer.mergeAll(
   AdminToken.layer,
   Templates.layer,
   Exports.layer,
-  ExportFiles.layer
+  ExportFiles.layer,
+  Keyframes.layer,
+  ReferenceClips.layer,
+  RenderJobs.layer
 ).pipe(Layer.provideMerge(Layer.mergeAll(Identity.layer, ExportViews.layer)))
 
 const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
-  Layer.provide([SystemHttpLive, IdentityHttpLive, StreamsHttpLive, RendersHttpLive, ExportHttpLive, ExportFilesHttpLive, TemplatesHttpLive, AdminHttpLive]),
+  Layer.provide([
+    SystemHttpLive,
+    IdentityHttpLive,
+    StreamsHttpLive,
+    RendersHttpLive,
+    RenderJobsHttpLive,
+    ExportHttpLive,
+    ExportFilesHttpLive,
+    TemplatesHttpLive,
+    AdminHttpLive
+  ]),
   Layer.provide([AuthenticationLive, AdminAuthenticationLive])
 )
 

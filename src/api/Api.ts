@@ -3,6 +3,7 @@ import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnava
 import { AdminApi } from "./AdminApi.js"
 import { ExportApi } from "./ExportApi.js"
 import { ExportFilesApi } from "./ExportFilesApi.js"
+import { RenderJobsApi } from "./RenderJobsApi.js"
 import { RendersApi } from "./RendersApi.js"
 import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
@@ -16,6 +17,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(IdentityApi)
   .add(StreamsApi)
   .add(RendersApi)
+  .add(RenderJobsApi)
   .add(ExportApi)
   .add(ExportFilesApi)
   .add(TemplatesApi)

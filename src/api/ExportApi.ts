@@ -7,6 +7,7 @@ import {
   PayloadTooLarge,
   RateLimited,
   RatioNotSupported,
+  RenderFailed,
   SchemaValidation,
   UnknownTemplate,
   UpstreamUnavailable
@@ -21,6 +22,7 @@ import {
   VideosQuery,
   ZipBody
 } from "../domain/ExportFiles.js"
+import { KeyframesBody } from "../domain/Keyframes.js"
 import { Authentication } from "./Security.js"
 
 const JobPath = Schema.Struct({ jobId: Schema.String })
@@ -114,7 +116,20 @@ export class ExportApi extends HttpApiGroup.make("export")
       .addSuccess(Schema.Struct({ reuse: ReuseRecord }))
       .annotate(
         OpenApi.Description,
-        "What the export was drawn from, to start another like it; works while rendering, failed or kept; makes nothing."
+        "What the export was drawn from, to start another like it; works while rendering, failed or kept; " +
+          "makes nothing."
+      )
+  )
+  .add(
+    HttpApiEndpoint.post("keyframes", "/direct-export/keyframes")
+      .setPayload(KeyframesBody)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
+      .addError(RenderFailed)
+      .annotate(
+        OpenApi.Description,
+        "Stills of the video body's clip: a zip of one PNG per keyframe (1 to 60), named `<name>.png` (made safe and " +
+          "unique). Every start refusal applies except the allowance, which keyframes do not touch; a frame at or " +
+          "past the clip's end: 400 naming `/frames/<i>/frame`."
       )
   )
   .addError(SchemaValidation)

@@ -7,6 +7,7 @@ import { CurrentRequestId } from "../domain/RequestId.js"
 import { Exports } from "../services/Exports.js"
 import { ExportFiles } from "../services/ExportFiles.js"
 import { ExportViews } from "../services/ExportViews.js"
+import { Keyframes } from "../services/Keyframes.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { videoResponse } from "./ExportFilesHttp.js"
 import { zipResponse } from "./FileResponses.js"
@@ -17,6 +18,7 @@ export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (han
     const views = yield* ExportViews
     const files = yield* ExportFiles
     const storage = yield* BlobStorage
+    const keyframes = yield* Keyframes
     return handlers
       .handle("timing", ({ payload }) => exports.timing(payload))
       .handle("video", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => exports.video(p, payload)))
@@ -45,4 +47,6 @@ export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (han
         Effect.flatMap(CurrentPrincipal, (p) => files.videos(p.accountId, urlParams.limit ?? DEFAULT_VIDEOS_LIMIT)))
       .handle("keptVideo", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.video(p.accountId, path.jobId)))
       .handle("reuse", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.reuse(p.accountId, path.jobId)))
+      .handle("keyframes", ({ payload }) =>
+        Effect.map(keyframes.draw(payload), ({ archive, filename }) => zipResponse(archive, filename)))
   }))

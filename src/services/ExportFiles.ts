@@ -33,7 +33,11 @@ export interface VideoFile {
   readonly ranges: boolean
 }
 
-const notFinished = (row: ExportRow) => `export ${row.id} is ${statusOf(row)}, not finished with a video`
+/** The render can have ended a moment before the export entity recorded it: that is still finishing. */
+const notFinished = (row: ExportRow) => {
+  const status = statusOf(row) === "succeeded" ? "finishing" : statusOf(row)
+  return `export ${row.id} is ${status}, not finished with a video`
+}
 
 const make = Effect.gen(function*() {
   const repo = yield* ExportRepo
@@ -82,7 +86,8 @@ const make = Effect.gen(function*() {
     const url = new URL(`${publicBaseUrl}/v1/export-files/${encodeURIComponent(row.id)}`)
     url.searchParams.set("as", "video")
     url.searchParams.set("key", issued.key)
-    return { url: url.toString(), expiresAt: issued.expiresAt?.toISOString() ?? null, form: "video" as const, kept: row.kept }
+    const expiresAt = issued.expiresAt?.toISOString() ?? null
+    return { url: url.toString(), expiresAt, form: "video" as const, kept: row.kept }
   })
 
   /** No credential: the key is the authorisation. A bad key is refused before anything about the export is said. */
@@ -179,6 +184,6 @@ export class ExportFiles extends Context.Tag("clipwright/services/ExportFiles")<
   ExportFiles,
   Effect.Effect.Success<typeof make>
 >() {
-  /** Brings `Signing` (the URL secret in PostgreSQL) and `ExportViews`; both memoised with their other uses. */
-  static readonly layer = Layer.effect(ExportFiles, make).pipe(Layer.provide([Signing.layer, ExportViews.layer]))
+  /** Brings `Signing` (the URL secret in PostgreSQL; memoised with its other uses). Needs `ExportViews`. */
+  static readonly layer = Layer.effect(ExportFiles, make).pipe(Layer.provide(Signing.layer))
 }

@@ -10,9 +10,15 @@ import { entityCall } from "./EntityCalls.js"
 const TWO_HOURS = 2 * 3600 * 1000
 const KEPT_IN_QUEUE = 100
 
-/** The status an export shows: the render's own state until the export entity has recorded the end. */
-export const statusOf = (row: ExportRow) =>
-  row.status === "queued" || row.status === "rendering" ? exportStatusOf(row.renderState) : row.status
+/**
+ * The status an export shows. Until the export entity has recorded the end it is waiting or rendering, even when
+ * the render itself already finished, so `succeeded` always comes together with `kept`.
+ */
+export const statusOf = (row: ExportRow) => {
+  if (row.status !== "queued" && row.status !== "rendering") return row.status
+  const live = exportStatusOf(row.renderState)
+  return live === "queued" ? "queued" : "rendering"
+}
 
 const needsSettling = (row: ExportRow) =>
   statusOf(row) === "succeeded" && row.status === "succeeded" && !row.kept && row.keptNote === null &&

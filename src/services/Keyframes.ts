@@ -52,7 +52,11 @@ const make = Effect.gen(function*() {
     const archive = yield* buildZip(
       body.frames.map((keyframe) => ({ name: pngName(keyframe.name), buffer: pngs.get(keyframe.frame)! })),
       { compress: false }
-    ).pipe(Effect.provideService(BlobStorage, blobs))
+    ).pipe(
+      Effect.provideService(BlobStorage, blobs),
+      // Every entry is an in-memory PNG: no blob is opened, so none can be missing.
+      Effect.catchTag("BlobNotFound", Effect.die)
+    )
     const { template, variant, build } = resolved
     const filename = safeName(`${template.name} ${variant.name} ${build.version} ${body.ratio} ${locale} keyframes.zip`)
     return { archive, filename }

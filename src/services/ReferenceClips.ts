@@ -74,6 +74,7 @@ const make = Effect.gen(function*() {
       const temp = yield* blobs.tempPath(".mp4")
       yield* capacity.withSlot(renderClipEffect(scene, { outputPath: temp })).pipe(Effect.catchAll(renderRefusal))
       const stored = yield* blobs.putFile(key, temp)
+      yield* Effect.logInfo("Reference clip drawn").pipe(Effect.annotateLogs({ key, byteSize: stored.byteSize }))
       return { key, sha256: stored.sha256, byteSize: stored.byteSize }
     })).pipe(Effect.withSpan("ReferenceClips.draw", { attributes: { key } }))
 
@@ -87,7 +88,14 @@ const make = Effect.gen(function*() {
   const ensure = (resolved: ResolvedBuild, ratio: string, key: string): Effect.Effect<Stored, Refusal> =>
     Effect.suspend(() => {
       const done = known.get(key)
-      if (done !== undefined) return Effect.succeed(done)
+      if (done !== undefined) {
+        // A clip removed from the store behind our back is drawn again rather than answered as missing.
+        return Effect.flatMap(blobs.stat(key), (stat) => {
+          if (Option.isSome(stat)) return Effect.succeed(done)
+          known.delete(key)
+          return ensure(resolved, ratio, key)
+        })
+      }
       let deferred = pending.get(key)
       if (deferred === undefined) {
         const fresh = Deferred.unsafeMake<Stored, Refusal>(FiberId.none)

@@ -59,6 +59,22 @@ export const routes: ReadonlyArray<Route> = [
     otherMode: "templates:write",
     ok: 200,
     path: () => "/v1/templates"
+  },
+  {
+    name: "GET /v1/render-jobs",
+    method: "GET",
+    permission: "renders:read",
+    otherMode: "renders:write",
+    ok: 200,
+    path: () => "/v1/render-jobs"
+  },
+  {
+    name: "GET /v1/renders/quota",
+    method: "GET",
+    permission: "allowance:read",
+    otherMode: null,
+    ok: 200,
+    path: () => "/v1/renders/quota"
   }
 ]
 
