@@ -34,8 +34,8 @@ export const StreamEntityLive = StreamEntity.toLayer(
           return yield* new Conflict({ message: `The stream id ${streamId} is taken; choose another or omit id.` })
         }).pipe(Effect.withSpan("Stream.create", { attributes: { streamId } })),
       Update: ({ payload }) =>
-        requireLive(payload.workspaceId).pipe(
-          Effect.zipRight(repo.update(streamId, payload)),
+        repo.update(streamId, payload.workspaceId, payload).pipe(
+          Effect.flatMap((changed) => changed ? Effect.void : Effect.fail(notFound())),
           Effect.withSpan("Stream.update", { attributes: { streamId } })
         ),
       Delete: ({ payload }) =>

@@ -89,8 +89,8 @@ const make = Effect.gen(function*() {
   })
 
   const update = Effect.fn("Streams.update")(function*(workspaceId: string, id: string, body: UpdateStreamBody) {
-    const current = yield* requireStream(workspaceId, id)
     if (body.templateId !== undefined || body.fieldMap !== undefined) {
+      const current = yield* requireStream(workspaceId, id)
       const build = yield* newestBuildOf(body.templateId ?? current.templateId, "templateId")
       const fieldMap = body.fieldMap ?? current.fieldMap
       yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))

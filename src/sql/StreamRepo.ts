@@ -67,15 +67,19 @@ const make = Effect.gen(function*() {
     findById: (id: string) => Effect.orDie(byId(id)),
     listLive: (workspaceId: string) => Effect.orDie(listLive(workspaceId)),
     insert: (row: StreamInsert) => Effect.orDie(insert(row)),
-    update: (id: string, c: StreamChanges) =>
-      Effect.orDie(sql`UPDATE streams SET
+    /** Changes a live stream of the workspace; answers false when there is none (missing, deleted, another's). */
+    update: (id: string, workspaceId: string, c: StreamChanges) =>
+      sql`UPDATE streams SET
           name = coalesce(${c.name ?? null}, name),
           description = coalesce(${c.description ?? null}, description),
           enabled = coalesce(${c.enabled ?? null}, enabled),
           template_id = coalesce(${c.templateId ?? null}, template_id),
           field_map = coalesce(${c.fieldMap === undefined ? null : JSON.stringify(c.fieldMap)}::jsonb, field_map),
           updated_at = now()
-        WHERE id = ${id} AND deleted_at IS NULL`),
+        WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL RETURNING id`.pipe(
+        Effect.map((rows) => rows.length > 0),
+        Effect.orDie
+      ),
     markDeleted: (id: string) =>
       Effect.orDie(sql`UPDATE streams SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
         WHERE id = ${id} AND deleted_at IS NULL`)
