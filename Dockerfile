@@ -8,6 +8,8 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund && npm cache clean --force
 
 COPY . .
+# Compiled once into dist/: less memory and faster answers than loading TypeScript at run time.
+RUN npm run build
 
 # Embedded database (when DATABASE_URL is unset), stored files and the email outbox live here.
 RUN mkdir -p /data && chown node:node /data
@@ -22,4 +24,4 @@ EXPOSE 8080 34431
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "dist/src/main.js"]

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: HTTP throughput and latency of one node, against a bare node:http server in the same run.
  *
- * Starts one clipwright node (`node --import tsx src/main.ts`, as operators do) on a fresh database of the local
+ * Starts one clipwright node (`node dist/src/main.js`, as `npm start` does) on a fresh database of the local
  * PostgreSQL (TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres), creates a workspace, a key
  * and the streams through the API, measures the idle RSS, then drives each scenario with autocannon.
  * Options: --duration S (10), --connections N (50), --streams N (50), --warmup S (2), --json.
@@ -140,7 +140,7 @@ const main = async () => {
     database = await createTestDatabase("bench")
     log(`database ${new URL(database.url).pathname.slice(1)}; starting the node`)
     const started = Date.now()
-    node = await startNode({ databaseUrl: database.url })
+    node = await startNode({ databaseUrl: database.url, compiled: true })
     const startMs = Date.now() - started
     const pid = node.process.pid!
 

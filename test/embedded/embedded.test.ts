@@ -1,12 +1,18 @@
+import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
 import { startNode, type TestNode } from "../support/Node.js"
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-embedded-"))
 let node: TestNode | undefined
+
+// This file runs the node the way `npm start` does: compiled into dist/ first.
+beforeAll(() => {
+  execFileSync("npm", ["run", "build", "--silent"], { stdio: "inherit" })
+}, 180_000)
 
 afterAll(async () => {
   await node?.stop()
@@ -15,7 +21,7 @@ afterAll(async () => {
 
 describe("embedded default (no DATABASE_URL)", () => {
   it("serves /health, keeps a stream across a restart, and writes the admin token file", async () => {
-    node = await startNode({ dataDir, env: { ADMIN_TOKEN: "" } })
+    node = await startNode({ dataDir, compiled: true, env: { ADMIN_TOKEN: "" } })
     const token = fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim()
     expect(token.length).toBeGreaterThan(20)
     const health = await client(node).get("/health")
@@ -30,7 +36,7 @@ describe("embedded default (no DATABASE_URL)", () => {
     expect(created.status).toBe(201)
 
     await node.stop()
-    node = await startNode({ dataDir, env: { ADMIN_TOKEN: "" } })
+    node = await startNode({ dataDir, compiled: true, env: { ADMIN_TOKEN: "" } })
     const after = await client(node, key.apiKey).get("/v1/streams")
     expect(after.status).toBe(200)
     expect(after.body.streams.map((s: { id: string; name: string }) => [s.id, s.name])).toEqual([

@@ -32,6 +32,8 @@ export interface NodeOptions {
   readonly dataDir?: string
   readonly env?: Record<string, string>
   readonly startTimeoutMs?: number
+  /** Run the compiled node (`npm run build` first) as `npm start` does, instead of the TypeScript sources. */
+  readonly compiled?: boolean
 }
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -65,7 +67,8 @@ export const startNode = async (options: NodeOptions = {}): Promise<TestNode> =>
     ...options.env
   }
   if (options.databaseUrl === undefined) delete env["DATABASE_URL"]
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], { cwd: root, env, stdio: "pipe" })
+  const args = options.compiled === true ? ["dist/src/main.js"] : ["--import", "tsx", "src/main.ts"]
+  const child = spawn(process.execPath, args, { cwd: root, env, stdio: "pipe" })
   let log = ""
   child.stdout?.on("data", (d) => (log += d))
   child.stderr?.on("data", (d) => (log += d))
