@@ -7,7 +7,7 @@ import {
   HttpServerResponse
 } from "@effect/platform"
 import { Effect, Layer, Option } from "effect"
-import { ulid } from "ulid"
+import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
@@ -71,7 +71,7 @@ export const requestContext = (errorsBase: string) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const sent = request.headers["x-request-id"]
-      const requestId = sent !== undefined && ULID.test(sent) ? sent : ulid()
+      const requestId = sent !== undefined && ULID.test(sent) ? sent : newUlid()
       const pathname = new URL(request.url, "http://x").pathname
       const parent = yield* traceparent
       const stamp = (response: HttpServerResponse.HttpServerResponse) =>

@@ -1,5 +1,5 @@
 import { Context, Effect, FiberRef, Layer } from "effect"
-import { ulid } from "ulid"
+import { newUlid } from "../domain/Ulid.js"
 import { WorkspaceAllowanceEntity } from "../../cluster/allowance/WorkspaceAllowanceEntity.js"
 import { ExportEntity } from "../../cluster/export/ExportEntity.js"
 import { detailAt, SchemaValidation } from "../domain/Errors.js"
@@ -46,7 +46,7 @@ const make = Effect.gen(function*() {
   ) {
     const resolved = yield* resolveExportBuild(body, true)
     yield* checkExport(resolved, body, outputs)
-    const jobs = outputs.map((o) => ({ ...o, jobId: ulid() }))
+    const jobs = outputs.map((o) => ({ ...o, jobId: newUlid() }))
     const requestId = yield* FiberRef.get(CurrentRequestId)
     yield* entityCall(allowance(principal.accountId).Reserve({ requestId, renderJobIds: jobs.map((j) => j.jobId) }))
     const started: Array<{ jobId: string; ratio: string; locale: string }> = []

@@ -1,19 +1,19 @@
-import { Cache, Context, Duration, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
-import { ulid } from "ulid"
+import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 import { checkUrl } from "../delivery/UrlPolicy.js"
 import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
 import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
 import type { Principal } from "../domain/Principal.js"
 import { IdentityRepo, isLive } from "../sql/IdentityRepo.js"
+import { makeKeyCache } from "./KeyCache.js"
 
 export const hashKey = (apiKey: string) => crypto.createHash("sha256").update(apiKey).digest("hex")
 
 const newApiKey = () => "cw_" + crypto.randomBytes(32).toString("base64url")
 
-/** Looking a key up on every request is the hot path of every route, so answers are cached briefly. */
-const KEY_CACHE_TTL = Duration.seconds(2)
+const KEY_CACHE_TTL_MS = 2000
 
 const make = Effect.gen(function*() {
   const repo = yield* IdentityRepo
@@ -30,7 +30,7 @@ const make = Effect.gen(function*() {
         scopes: key.scopes
       })))
     )
-  const cache = yield* Cache.make({ capacity: 10_000, timeToLive: KEY_CACHE_TTL, lookup })
+  const cache = makeKeyCache(KEY_CACHE_TTL_MS, lookup)
 
   const requireWorkspace = (accountId: string) =>
     repo.findWorkspace(accountId).pipe(
@@ -41,9 +41,9 @@ const make = Effect.gen(function*() {
     )
 
   const createWorkspace = Effect.fn("Identity.createWorkspace")(function*(name: string, ownerEmail: string | null) {
-    const id = ulid()
+    const id = newUlid()
     yield* repo.insertWorkspace({ id, name, ownerEmail })
-    if (ownerEmail !== null) yield* repo.insertMember({ id: ulid(), workspaceId: id, email: ownerEmail, role: "owner" })
+    if (ownerEmail !== null) yield* repo.insertMember({ id: newUlid(), workspaceId: id, email: ownerEmail, role: "owner" })
     return { accountId: id, accountName: name }
   })
 
@@ -60,7 +60,7 @@ const make = Effect.gen(function*() {
         })
       }
       const apiKey = newApiKey()
-      const keyId = ulid()
+      const keyId = newUlid()
       yield* repo.insertKey({ id: keyId, workspaceId: accountId, kind: "apikey", name, keyHash: hashKey(apiKey), scopes })
       return { keyId, apiKey, scopes }
     }
@@ -69,13 +69,13 @@ const make = Effect.gen(function*() {
   const revokeKey = Effect.fn("Identity.revokeKey")(function*(accountId: string, keyId: string) {
     const revoked = yield* repo.revokeKey(accountId, keyId)
     if (!revoked) return yield* new NotFound({ message: `No key ${keyId} in workspace ${accountId}.` })
-    yield* cache.invalidateAll
+    yield* cache.clear
     return { revoked: true as const }
   })
 
   const createPlatformKey = Effect.fn("Identity.createPlatformKey")(function*(name: string | null) {
     const apiKey = newApiKey()
-    const keyId = ulid()
+    const keyId = newUlid()
     yield* repo.insertKey({
       id: keyId,
       workspaceId: null,
@@ -97,7 +97,7 @@ const make = Effect.gen(function*() {
 
   const addMember = Effect.fn("Identity.addMember")(function*(accountId: string, email: string, role: string) {
     yield* requireWorkspace(accountId)
-    const member = { id: ulid(), workspaceId: accountId, email, role }
+    const member = { id: newUlid(), workspaceId: accountId, email, role }
     const added = yield* repo.insertMember(member)
     if (!added) return yield* new Conflict({ message: `${email} is already a member of this workspace.` })
     return { member: { id: member.id, email, role } }

@@ -1,6 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schedule, Schema } from "effect"
-import { ulid } from "ulid"
+import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 
 /** A node that has not refreshed its entry for this long offers nothing. */
@@ -13,7 +13,7 @@ const LIVE_WINDOW_SECONDS = 15
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const config = yield* AppConfig
-  const nodeId = ulid()
+  const nodeId = newUlid()
   const slots = Math.max(0, config.renderSlots)
   const semaphore = yield* Effect.makeSemaphore(Math.max(1, slots))
   const advertise = sql`INSERT INTO render_capacity (node_id, slots, heartbeat_at) VALUES (${nodeId}, ${slots}, now())

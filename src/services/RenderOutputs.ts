@@ -1,5 +1,5 @@
 import { Context, Duration, Effect, Either, Layer, Ref, Schedule } from "effect"
-import { ulid } from "ulid"
+import { newUlid } from "../domain/Ulid.js"
 import type { RenderError } from "../render/RenderError.js"
 import { renderClipEffect } from "../render/RenderEffect.js"
 import { RenderRepo, type RenderJobRow } from "../sql/RenderRepo.js"
@@ -53,7 +53,7 @@ const make = Effect.gen(function*() {
         Effect.mapError((e): Failure => "kind" in e ? e : { kind: "failed", message: describe(e) })
       )
       yield* repo.setState(job.id, "DOWNLOADING")
-      const clipId = ulid()
+      const clipId = newUlid()
       const stored = yield* blobs.putFile(`clips/${job.workspaceId}/${clipId}.mp4`, temp)
       yield* repo.insertClip({
         id: clipId,
