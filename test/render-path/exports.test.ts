@@ -1,4 +1,6 @@
+import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { admin, type client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { compactExample, MARKET, videoBody, waitForExport } from "../support/Exports.js"
@@ -42,6 +44,11 @@ describe("direct export", () => {
     expect(entry.durationMs).toBe(6000)
     const committed = await query(db.url, "SELECT state FROM allowance_reservations WHERE render_job_id = $1", [started.body.jobId])
     expect(committed).toEqual([{ state: "committed" }])
+    // The stored file is the full-size clip of the build: 1080×1080, 180 frames at 30 fps, H.264 with faststart.
+    const [clip] = await query<{ blob_key: string }>(db.url, "SELECT blob_key FROM clips WHERE render_job_id = $1", [started.body.jobId])
+    const info = await readMp4Info(path.join(node.dataDir, "blobs", clip!.blob_key))
+    expect(info.video).toMatchObject({ width: 1080, height: 1080, samples: 180, fps: 30 })
+    expect(info.faststart).toBe(true)
   })
 
   it("refuses before submitting anything: template, version, ratio, locale, content, batch size", async () => {
