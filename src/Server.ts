@@ -7,6 +7,7 @@ import { EntitiesLive } from "../cluster/Entities.js"
 import { ClipwrightApi } from "./api/Api.js"
 import { AppConfig } from "./Config.js"
 import { AdminHttpLive } from "./http/AdminHttp.js"
+import { BrandsHttpLive } from "./http/BrandsHttp.js"
 import { IdentityHttpLive } from "./http/IdentityHttp.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
@@ -14,6 +15,7 @@ import { ExportHttpLive } from "./http/ExportHttp.js"
 import { ExportFilesHttpLive } from "./http/ExportFilesHttp.js"
 import { RenderJobsHttpLive } from "./http/RenderJobsHttp.js"
 import { RendersHttpLive } from "./http/RendersHttp.js"
+import { AssetFilesHttpLive, StorageHttpLive } from "./http/StorageHttp.js"
 import { StreamsHttpLive } from "./http/StreamsHttp.js"
 import { SystemHttpLive } from "./http/SystemHttp.js"
 import { TemplatesHttpLive } from "./http/TemplatesHttp.js"
@@ -21,10 +23,12 @@ import { TracingLive } from "./observability/Tracing.js"
 import { AdminToken } from "./services/AdminToken.js"
 import { Identity } from "./services/Identity.js"
 import { Quotas } from "./services/Quotas.js"
+import { Brands } from "./services/Brands.js"
 import { Streams } from "./services/Streams.js"
 import { Templates } from "./services/Templates.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { IdentityRepo } from "./sql/IdentityRepo.js"
+import { BrandRepo } from "./sql/BrandRepo.js"
 import { StreamRepo } from "./sql/StreamRepo.js"
 import { AllowanceRepo } from "./sql/AllowanceRepo.js"
 import { ExportRepo } from "./sql/ExportRepo.js"
@@ -39,23 +43,32 @@ import { Keyframes } from "./services/Keyframes.js"
 import { ReferenceClips } from "./services/ReferenceClips.js"
 import { RenderJobs } from "./services/RenderJobs.js"
 import { RenderJobsQuery } from "./sql/RenderJobsQuery.js"
+import { StorageRepo } from "./sql/StorageRepo.js"
+import { RenderedClips } from "./services/RenderedClips.js"
+import { StorageUsage } from "./services/StorageUsage.js"
+import { BrandLooks } from "./services/BrandLooks.js"
+import { MediaRepo } from "./sql/MediaRepo.js"
 
 const RepositoriesLive = Layer.mergeAll(
   IdentityRepo.layer,
   StreamRepo.layer,
+  BrandRepo.layer,
   RenderRepo.layer,
   ExportRepo.layer,
   AllowanceRepo.layer,
-  RenderJobsQuery.layer
+  RenderJobsQuery.layer,
+  StorageRepo.layer
 )
 
 /** What this node itself offers the entities it hosts: repositories, files, render slots. */
-const NodeResourcesLive = RenderOutputs.layer.pipe(
+const NodeResourcesLive = Layer.mergeAll(RenderOutputs.layer, StorageUsage.layer).pipe(
+  Layer.provideMerge(BrandLooks.layer.pipe(Layer.provide(MediaRepo.layer))),
   Layer.provideMerge(Layer.mergeAll(RepositoriesLive, BlobStorage.layer, RenderCapacity.layer))
 )
 
 const ServicesLive = Layer.mergeAll(
   Streams.layer,
+  Brands.layer,
   Quotas.layer,
   AdminToken.layer,
   Templates.layer,
@@ -63,7 +76,8 @@ const ServicesLive = Layer.mergeAll(
   ExportFiles.layer,
   Keyframes.layer,
   ReferenceClips.layer,
-  RenderJobs.layer
+  RenderJobs.layer,
+  RenderedClips.layer
 ).pipe(Layer.provideMerge(Layer.mergeAll(Identity.layer, ExportViews.layer)))
 
 const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
@@ -75,6 +89,9 @@ const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
     RenderJobsHttpLive,
     ExportHttpLive,
     ExportFilesHttpLive,
+    StorageHttpLive,
+    AssetFilesHttpLive,
+    BrandsHttpLive,
     TemplatesHttpLive,
     AdminHttpLive
   ]),

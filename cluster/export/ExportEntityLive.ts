@@ -2,9 +2,8 @@ import { Entity } from "@effect/cluster"
 import { Effect, Option } from "effect"
 import { RenderRunnerEntity } from "../render-runner/RenderRunnerEntity.js"
 import { exportStatusOf, isTerminal } from "../../src/domain/Render.js"
-import { clipsShareBytes } from "../../src/domain/Storage.js"
+import { StorageUsage } from "../../src/services/StorageUsage.js"
 import { ExportRepo } from "../../src/sql/ExportRepo.js"
-import { IdentityRepo } from "../../src/sql/IdentityRepo.js"
 import { RenderRepo } from "../../src/sql/RenderRepo.js"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
 import { ExportEntity, ExpireExport, expireAt } from "./ExportEntity.js"
@@ -14,7 +13,7 @@ export const ExportEntityLive = ExportEntity.toLayer(
     const exportId = (yield* Entity.CurrentAddress).entityId
     const exports = yield* ExportRepo
     const renders = yield* RenderRepo
-    const identity = yield* IdentityRepo
+    const storage = yield* StorageUsage
     const blobs = yield* BlobStorage
     const runner = yield* RenderRunnerEntity.client
     const self = yield* ExportEntity.client
@@ -78,15 +77,14 @@ export const ExportEntityLive = ExportEntity.toLayer(
           const row = yield* current
           if (row === undefined || row.status !== "succeeded" || row.kept || row.keptNote !== null) return
           if (row.discardedAt !== null || row.clipId === null || row.clipStored === false) return
-          const workspace = Option.getOrUndefined(yield* identity.findWorkspace(row.workspaceId))
-          const share = clipsShareBytes(workspace?.storageMb ?? 0, workspace?.mediaSharePercent ?? 50)
-          if ((row.byteSize ?? 0) > share) {
+          // Older kept clips are removed, oldest first, when this one fits the clips share but not the room left.
+          const room = yield* storage.makeRoomForClip(row.workspaceId, row.clipId, row.byteSize ?? 0).pipe(Effect.orDie)
+          if (!room.kept) {
             yield* exports.keep(exportId, false, "Larger than the whole rendered-clips share of storage: not kept; " +
               "downloadable for two hours after it finished.")
             return
           }
           yield* exports.keep(exportId, true, null)
-          yield* exports.setClipKept(row.clipId, true, null)
         }).pipe(Effect.withSpan("Export.settle", { attributes: { exportId } })),
 
       Discard: () =>

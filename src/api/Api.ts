@@ -1,12 +1,15 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
 import { AdminApi } from "./AdminApi.js"
+import { AssetFilesApi } from "./AssetFilesApi.js"
+import { BrandsApi } from "./BrandsApi.js"
 import { ExportApi } from "./ExportApi.js"
 import { ExportFilesApi } from "./ExportFilesApi.js"
 import { RenderJobsApi } from "./RenderJobsApi.js"
 import { RendersApi } from "./RendersApi.js"
 import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
+import { StorageApi } from "./StorageApi.js"
 import { StreamsApi } from "./StreamsApi.js"
 import { SystemApi } from "./SystemApi.js"
 import { TemplatesApi } from "./TemplatesApi.js"
@@ -20,6 +23,9 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(RenderJobsApi)
   .add(ExportApi)
   .add(ExportFilesApi)
+  .add(StorageApi)
+  .add(AssetFilesApi)
+  .add(BrandsApi)
   .add(TemplatesApi)
   .add(AdminApi)
   .addError(Unauthenticated)

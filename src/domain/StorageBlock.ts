@@ -1,7 +1,5 @@
 import { Schema } from "effect"
-import { clipsShareBytes, storageSplit } from "./Storage.js"
-
-const MB = 1024 * 1024
+import { clipsShareBytes, MB, storageSplit } from "./Storage.js"
 
 const Share = Schema.Struct({
   maxBytes: Schema.Number,

@@ -48,5 +48,7 @@ export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (han
       .handle("keptVideo", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.video(p.accountId, path.jobId)))
       .handle("reuse", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.reuse(p.accountId, path.jobId)))
       .handle("keyframes", ({ payload }) =>
-        Effect.map(keyframes.draw(payload), ({ archive, filename }) => zipResponse(archive, filename)))
+        Effect.flatMap(CurrentPrincipal, (p) => keyframes.draw(p.accountId, payload)).pipe(
+          Effect.map(({ archive, filename }) => zipResponse(archive, filename))
+        ))
   }))

@@ -25,6 +25,9 @@ export interface BlockEnv {
   readonly radius: number
   /** Natural time (s) the block's first entrance starts. */
   readonly startAt: number
+  /** Brand text scales (1 = the template's sizes). */
+  readonly headingScale: number
+  readonly bodyScale: number
 }
 
 export const stagger = 0.08
@@ -134,8 +137,8 @@ export const figuresBlock = (env: BlockEnv, figures: ReadonlyArray<Figure>, w: n
 
 export const bulletsBlock = (env: BlockEnv, bullets: ReadonlyArray<string>, w: number, maxH: number): Block => {
   const { u } = env
-  let size = 56 * u
-  const minSize = 26 * u
+  let size = 56 * u * env.bodyScale
+  const minSize = 26 * u * Math.min(1, env.bodyScale)
   for (;;) {
     const indent = size * 1.25
     const fitted = bullets.map((b) =>

@@ -17,6 +17,7 @@ const extentOf = (el: Element): Extent => {
     case "kicker":
     case "picture":
     case "logo":
+    case "badge":
       return { top: el.rect.y, bottom: el.rect.y + el.rect.h + slide, until }
     case "card":
       return { top: el.rect.y, bottom: el.rect.y + el.rect.h + slide, until }

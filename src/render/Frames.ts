@@ -8,7 +8,9 @@ import type { Timeline } from "./Motion.js"
 import { barFill, paintBackground, paintBar, paintElements } from "./Paint.js"
 import type { Assets } from "./Paint.js"
 import type { Plan } from "./Plan.js"
-import type { SceneInput } from "./Scene.js"
+import type { BadgeMark } from "./Marks.js"
+import { lookOf } from "./Scene.js"
+import type { BrandBadge, SceneInput } from "./Scene.js"
 import { yuvOf } from "./Yuv.js"
 import type { Yuv } from "./Yuv.js"
 
@@ -36,20 +38,41 @@ const load = async (path: string | undefined): Promise<Image | undefined> => {
   }
 }
 
+/** A picture path of a badge or background; a video should have been replaced by its first frame already. */
+const pictureOf = (mark: { readonly kind: string; readonly path?: string } | undefined) =>
+  mark === undefined || mark.kind === "color" || mark.kind === "text" ? undefined : mark.path
+
+const badgeMark = (badge: BrandBadge | undefined, image: Image | undefined): BadgeMark | undefined =>
+  badge === undefined
+    ? undefined
+    : badge.kind === "text"
+    ? badge
+    : image === undefined
+    ? undefined
+    : { kind: "picture", size: { width: image.width, height: image.height } }
+
 /** Prepares one render: fonts, pictures, layout and the static layer, all once. */
-export const prepare = async (scene: SceneInput): Promise<FrameSource> => {
+export const prepare = async (input: SceneInput): Promise<FrameSource> => {
+  const scene: SceneInput = { ...input, look: lookOf(input) }
   const stacks = fontsFor(scene.locale, scene.brand)
-  const [logo, ...pictures] = await Promise.all([
+  const [logo, badge, background, ...pictures] = await Promise.all([
     load(scene.brand?.logoPath),
+    load(pictureOf(scene.brand?.badge)),
+    load(pictureOf(scene.brand?.background)),
     ...(scene.content.images ?? []).slice(0, 3).map((i) => load(i.path))
   ])
-  const assets: Assets = { pictures, ...(logo === undefined ? {} : { logo }) }
+  const assets: Assets = {
+    pictures,
+    ...(logo === undefined ? {} : { logo }),
+    ...(badge === undefined ? {} : { badge }),
+    ...(background === undefined ? {} : { background })
+  }
   const canvas = createCanvas(scene.width, scene.height)
   const ctx: SKRSContext2D = canvas.getContext("2d")
-  const plan = layout(ctx, scene, stacks, logo)
+  const plan = layout(ctx, scene, stacks, logo, badgeMark(scene.brand?.badge, badge))
   const tl = timeline(plan.naturalEnd, scene.frames, scene.fps)
   const staticLayer = createCanvas(scene.width, scene.height)
-  paintBackground(staticLayer.getContext("2d"), scene, plan)
+  paintBackground(staticLayer.getContext("2d"), scene, plan, assets)
   const base = (t: number) => {
     ctx.globalAlpha = 1
     ctx.drawImage(staticLayer, 0, 0)

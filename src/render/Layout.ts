@@ -6,10 +6,11 @@ import { comparisonBlock } from "./Comparison.js"
 import type { FontStacks } from "./Fonts.js"
 import { anim, endOf } from "./Motion.js"
 import type { Colours, Element, Plan, Rect } from "./Plan.js"
-import { orientationOf } from "./Scene.js"
+import { orientationOf, scaleOf } from "./Scene.js"
 import type { SceneInput } from "./Scene.js"
 import { fitText } from "./Text.js"
 import { brandRow, picturesBlock } from "./Marks.js"
+import type { BadgeMark } from "./Marks.js"
 
 const even = (v: number) => Math.max(0, Math.round(v / 2) * 2)
 
@@ -40,12 +41,16 @@ const contentBlock = (scene: SceneInput, env: BlockEnv, w: number, maxH: number)
   return undefined
 }
 
-/** Computes where everything goes; measured once per render, drawn per frame by Paint. */
+/**
+ * Computes where everything goes; measured once per render, drawn per frame by Paint. `scene.look` is the look drawn
+ * (the brand's colours already laid over the template's).
+ */
 export const layout = (
   ctx: SKRSContext2D,
   scene: SceneInput,
   stacks: FontStacks,
-  logo: { readonly width: number; readonly height: number } | undefined
+  logo: { readonly width: number; readonly height: number } | undefined,
+  badge?: BadgeMark
 ): Plan => {
   const { width: W, height: H, safeArea: safe } = scene
   const u = Math.min(W, H) / 1080
@@ -63,10 +68,15 @@ export const layout = (
   const barH = even(Math.max(2, 10 * u))
   const bar = { x: even(area.x), y: even(area.y + area.h - barH), w: even(area.w), h: barH }
   const els: Array<Element> = []
-  const env = (startAt: number): BlockEnv => ({ ctx, stacks, locale, u, colours, radius, startAt })
+  const headingScale = scaleOf(scene.brand?.headingScale)
+  const bodyScale = scaleOf(scene.brand?.bodyScale)
+  const env = (startAt: number): BlockEnv => ({
+    ctx, stacks, locale, u, colours, radius, startAt, headingScale, bodyScale
+  })
 
   let top = area.y
-  const brand = brandRow(env(0), scene.brand?.name, logo, area.x, top, area.w)
+  // Logo top left and badge top right, inside the safe area like everything else.
+  const brand = brandRow(env(0), scene.brand?.name, logo, area.x, top, area.w, badge)
   if (brand !== undefined) {
     els.push(...brand.elements)
     top += brand.height + 36 * u
@@ -75,8 +85,8 @@ export const layout = (
   const source = scene.content.source?.trim()
   if (source !== undefined && source !== "") {
     const fitted = fitText(ctx, source, {
-      stack: stacks.body, weight: 400, maxWidth: area.w, maxHeight: 80 * u, maxLines: 2, size: 28 * u,
-      minSize: 20 * u, lineHeight: 1.25, locale
+      stack: stacks.body, weight: 400, maxWidth: area.w, maxHeight: 80 * u * bodyScale, maxLines: 2,
+      size: 28 * u * bodyScale, minSize: 20 * u, lineHeight: 1.25, locale
     })
     bottom -= fitted.height
     els.push({ kind: "text", fitted, x: area.x, y: bottom, color: colours.muted, anim: anim(0.5, 0.4), slide: 0 })
@@ -98,14 +108,16 @@ export const layout = (
   const kickerH = Math.max(2, 10 * u)
   const headline = fitText(ctx, scene.content.headline, {
     stack: stacks.heading, weight: 700, maxWidth: left.w, maxHeight: left.h * (hasContent && !landscape ? 0.3 : 0.55),
-    maxLines: landscape ? 4 : 3, size: hs * u, minSize: 44 * u, lineHeight: 1.12, locale
+    maxLines: landscape ? 4 : 3, size: hs * u * headingScale, minSize: 44 * u * Math.min(1, headingScale),
+    lineHeight: 1.12, locale
   })
   const subText = scene.content.subline?.trim()
   const subline = subText === undefined || subText === ""
     ? undefined
     : fitText(ctx, subText, {
       stack: stacks.body, weight: 400, maxWidth: left.w, maxHeight: left.h * 0.18, maxLines: o === "square" ? 2 : 3,
-      size: (o === "portrait" ? 44 : 40) * u, minSize: 28 * u, lineHeight: 1.3, locale
+      size: (o === "portrait" ? 44 : 40) * u * bodyScale, minSize: 28 * u * Math.min(1, bodyScale),
+      lineHeight: 1.3, locale
     })
 
   // The left stack: kicker, headline, subline, then pictures and content (in portrait and square).

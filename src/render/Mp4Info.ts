@@ -5,6 +5,8 @@ export interface AvcConfig {
   readonly profile: number
   readonly profileName: string
   readonly level: number
+  /** The whole avcC record (SPS and PPS included) as hex: equal records mean stream copy can join two files. */
+  readonly record: string
 }
 
 export interface Mp4Track {
@@ -19,6 +21,9 @@ export interface Mp4Track {
   /** Frames per second from the sample table (video; constant frame rate assumed). */
   readonly fps?: number
   readonly avc?: AvcConfig
+  /** Audio sample rate (Hz) and channel count from the sample entry. */
+  readonly sampleRate?: number
+  readonly channels?: number
 }
 
 export interface Mp4Info {
@@ -88,6 +93,10 @@ const track = (buf: Buffer, trak: Box): Mp4Track | undefined => {
   const entry = stsd === undefined ? undefined : boxes(buf, stsd.body + 8, stsd.end)[0]
   const kind = handler === "vide" ? "video" : handler === "soun" ? "audio" : "other"
   const base = { handler, kind, codec: entry?.type ?? "", timescale, durationMs, samples } as const
+  if (kind === "audio" && entry !== undefined && entry.end - entry.body >= 28) {
+    const sampleRate = buf.readUInt32BE(entry.body + 24) >>> 16
+    return { ...base, channels: buf.readUInt16BE(entry.body + 16), sampleRate }
+  }
   if (kind !== "video" || entry === undefined) return base
   const width = buf.readUInt16BE(entry.body + 24)
   const height = buf.readUInt16BE(entry.body + 26)
@@ -103,7 +112,14 @@ const track = (buf: Buffer, trak: Box): Mp4Track | undefined => {
     ...(delta > 0 ? { fps: timescale / delta } : {}),
     ...(avcC === undefined || profile === undefined
       ? {}
-      : { avc: { profile, profileName: profileNames[profile] ?? `profile ${profile}`, level } })
+      : {
+        avc: {
+          profile,
+          profileName: profileNames[profile] ?? `profile ${profile}`,
+          level,
+          record: buf.toString("hex", avcC.body, avcC.end)
+        }
+      })
   }
 }
 

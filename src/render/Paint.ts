@@ -8,11 +8,21 @@ import { drawLines } from "./Text.js"
 export interface Assets {
   readonly pictures: ReadonlyArray<Image | undefined>
   readonly logo?: Image
+  readonly badge?: Image
+  /** The brand's background picture (or its video's first frame), drawn instead of the gradient. */
+  readonly background?: Image
 }
 
 /** Everything that never moves: drawn once per render into the static layer. */
-export const paintBackground = (ctx: SKRSContext2D, scene: SceneInput, plan: Plan): void => {
+export const paintBackground = (ctx: SKRSContext2D, scene: SceneInput, plan: Plan, assets?: Assets): void => {
   const { width: W, height: H } = scene
+  const { bar } = plan
+  if (assets?.background !== undefined) {
+    cover(ctx, assets.background, { x: 0, y: 0, w: W, h: H })
+    ctx.fillStyle = plan.colours.track
+    ctx.fillRect(bar.x, bar.y, bar.w, bar.h)
+    return
+  }
   const [from, to] = scene.look.background
   const g = ctx.createLinearGradient(0, 0, W * 0.6, H)
   g.addColorStop(0, from)
@@ -29,7 +39,6 @@ export const paintBackground = (ctx: SKRSContext2D, scene: SceneInput, plan: Pla
   const m = Math.max(W, H)
   glow(W * 0.95, H * 0.02, m * 0.55, 0.26)
   glow(W * 0.02, H * 0.98, m * 0.45, 0.1)
-  const { bar } = plan
   ctx.fillStyle = plan.colours.track
   ctx.fillRect(bar.x, bar.y, bar.w, bar.h)
 }
@@ -130,6 +139,17 @@ const paintOne = (ctx: SKRSContext2D, plan: Plan, assets: Assets, el: Element, l
       break
     case "logo":
       if (assets.logo !== undefined) ctx.drawImage(assets.logo, el.rect.x, el.rect.y, el.rect.w, el.rect.h)
+      break
+    case "badge":
+      if (el.lines.length === 0) {
+        if (assets.badge !== undefined) ctx.drawImage(assets.badge, el.rect.x, el.rect.y, el.rect.w, el.rect.h)
+        break
+      }
+      ctx.fillStyle = el.fill ?? c.accent
+      roundRect(ctx, el.rect, el.rect.h / 2)
+      ctx.fill()
+      ctx.fillStyle = el.ink
+      for (const line of el.lines) drawLines(ctx, line.fitted, line.x, line.y, "center")
       break
     case "picture": {
       const img = assets.pictures[el.index]

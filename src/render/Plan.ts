@@ -41,6 +41,16 @@ export interface LogoEl {
   readonly anim: Anim
 }
 
+/** The brand badge: a pill of text lines, or a picture fitted into `rect`. */
+export interface BadgeEl {
+  readonly kind: "badge"
+  readonly rect: Rect
+  readonly lines: ReadonlyArray<{ readonly fitted: Fitted; readonly x: number; readonly y: number }>
+  readonly fill?: string
+  readonly ink: string
+  readonly anim: Anim
+}
+
 export interface Counter {
   readonly value: number
   readonly decimals: number
@@ -96,7 +106,7 @@ export interface BarRowEl {
   readonly slide: number
 }
 
-export type Element = TextEl | KickerEl | PictureEl | LogoEl | CardEl | BulletEl | BarRowEl
+export type Element = TextEl | KickerEl | PictureEl | LogoEl | BadgeEl | CardEl | BulletEl | BarRowEl
 
 export interface Colours {
   readonly text: string

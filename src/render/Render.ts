@@ -1,14 +1,19 @@
 import { spawn } from "node:child_process"
-import { createHash, randomBytes } from "node:crypto"
-import { createReadStream } from "node:fs"
+import { randomBytes } from "node:crypto"
 import { rename, stat, unlink } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
 import { exited, kill, spawnDrawer, tail } from "./Children.js"
 import { defaultEncoder, encodeArgs, ffmpegPath, progressParser } from "./Ffmpeg.js"
-import type { EncoderSettings } from "./Ffmpeg.js"
+import type { AudioSource, EncoderSettings } from "./Ffmpeg.js"
 import { readMp4Info } from "./Mp4Info.js"
 import { RenderFailed, RenderInterrupted } from "./RenderError.js"
+import { isAborted, sha256Of } from "./Run.js"
 import { durationMsOf } from "./Scene.js"
 import type { SceneInput } from "./Scene.js"
+import { joinSegments, normalised } from "./Splice.js"
+import type { JoinMethod } from "./Splice.js"
+import { withStills } from "./Stills.js"
 import { validateScene } from "./Validate.js"
 
 export interface RenderOptions {
@@ -16,7 +21,11 @@ export interface RenderOptions {
   readonly signal?: AbortSignal
   readonly onProgress?: (fraction: number) => void
   readonly encoder?: EncoderSettings
+  /** Where normalised intros/outros and video stills are kept between renders (default: under the OS temp dir). */
+  readonly cacheDir?: string
 }
+
+export const defaultCacheDir = (): string => join(tmpdir(), "clipwright-render-cache")
 
 export interface RenderResult {
   readonly width: number
@@ -26,19 +35,9 @@ export interface RenderResult {
   readonly durationMs: number
   readonly byteSize: number
   readonly sha256: string
+  /** How an intro/outro was joined: stream copy, or one re-encoding pass when the parameter sets differed. */
+  readonly joined?: JoinMethod
 }
-
-const sha256Of = (file: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const hash = createHash("sha256")
-    createReadStream(file)
-      .on("error", reject)
-      .on("data", (c) => hash.update(c))
-      .on("end", () => resolve(hash.digest("hex")))
-  })
-
-// A function, so TypeScript does not narrow `aborted` across awaits.
-const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
 
 const failed = (
   stage: "draw" | "encode" | "verify",
@@ -51,12 +50,26 @@ const failed = (
  * Draws and encodes one clip: ffmpeg and a drawer child process whose stdout is ffmpeg's stdin, so no
  * pixels pass through this process. Rejects with a RenderError; aborting kills both children first.
  */
-export const renderClip = async (input: SceneInput, options: RenderOptions): Promise<RenderResult> => {
-  validateScene(input)
+export const renderClip = async (scene: SceneInput, options: RenderOptions): Promise<RenderResult> => {
+  validateScene(scene)
   const { signal, onProgress } = options
   if (isAborted(signal)) throw new RenderInterrupted()
+  const cacheDir = options.cacheDir ?? defaultCacheDir()
+  const encoder = options.encoder ?? defaultEncoder
+  const input = await withStills(scene, cacheDir, signal)
+  const { intro, outro, soundPath } = input.brand ?? {}
+  // Intros and outros are normalised (or found in the cache) while the clip is drawn.
+  const target = { width: input.width, height: input.height, fps: input.fps }
+  const segments = Promise.all([intro, outro].map((c) => c && normalised(c, target, encoder, cacheDir, signal)))
+  segments.catch(() => undefined)
+  // Every segment of a joined clip needs an audio track: silence where the brand has no sound.
+  const audio: AudioSource | undefined = soundPath !== undefined
+    ? { kind: "sound", path: soundPath }
+    : intro !== undefined || outro !== undefined
+    ? { kind: "silence" }
+    : undefined
   const partial = `${options.outputPath}.${randomBytes(4).toString("hex")}.partial`
-  const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, options.encoder ?? defaultEncoder), {
+  const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, encoder, audio), {
     stdio: ["pipe", "pipe", "pipe"]
   })
   const ffmpegExit = exited(ffmpeg)
@@ -109,23 +122,48 @@ export const renderClip = async (input: SceneInput, options: RenderOptions): Pro
       const got = v === undefined ? "no video track" : `${v.width}x${v.height}, ${v.samples} frames`
       throw failed("verify", `expected ${input.width}x${input.height}, ${input.frames} frames; got ${got}`, f, both())
     }
+    const [first, last] = await segments
+    let frames = input.frames
+    let joined: JoinMethod | undefined
+    if (first !== undefined || last !== undefined) {
+      const parts = [first, partial, last].filter((p): p is string => p !== undefined)
+      joined = await joinSegments(parts, wholeOf(partial), target, encoder, signal)
+      const whole = await readMp4Info(wholeOf(partial))
+      const expected = (await Promise.all(parts.map(readMp4Info))).reduce((n, i) => n + (i.video?.samples ?? 0), 0)
+      if (whole.video?.samples !== expected) {
+        throw failed("verify", `joined clip has ${whole.video?.samples} frames, expected ${expected}`, f, "")
+      }
+      frames = expected
+      await rename(wholeOf(partial), partial)
+    }
     const [{ size }, sha256] = await Promise.all([stat(partial), sha256Of(partial)])
     await rename(partial, options.outputPath)
     onProgress?.(1)
-    const { width, height, frames, fps } = input
-    return { width, height, frames, fps, durationMs: durationMsOf(input), byteSize: size, sha256 }
+    const { width, height, fps } = input
+    return {
+      width, height, frames, fps, durationMs: durationMsOf({ frames, fps }), byteSize: size, sha256,
+      ...(joined === undefined ? {} : { joined })
+    }
   } catch (e) {
-    await unlink(partial).catch(() => undefined)
+    await Promise.all([unlink(partial), unlink(wholeOf(partial))].map((p) => p.catch(() => undefined)))
     throw e
   }
 }
 
+const wholeOf = (partial: string) => `${partial}.whole.mp4`
+
 const pngSignature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
 /** Draws one frame (0-based, progress bar included) as a PNG, in a drawer child process. */
-export const renderKeyframe = async (input: SceneInput, frame: number, signal?: AbortSignal): Promise<Buffer> => {
-  validateScene(input)
+export const renderKeyframe = async (
+  scene: SceneInput,
+  frame: number,
+  signal?: AbortSignal,
+  cacheDir: string = defaultCacheDir()
+): Promise<Buffer> => {
+  validateScene(scene)
   if (isAborted(signal)) throw new RenderInterrupted()
+  const input = await withStills(scene, cacheDir, signal)
   const drawer = spawnDrawer(["keyframe", String(Math.max(0, Math.floor(frame)))], ["pipe", "pipe", "pipe"])
   const exit = exited(drawer)
   const err = tail(drawer.stderr)

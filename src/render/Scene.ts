@@ -48,6 +48,27 @@ export interface Insets {
   readonly left: number
 }
 
+/** A brand badge: a pill with one or two lines of text, or a picture (an MP4 badge is drawn from its first frame). */
+export type BrandBadge =
+  | { readonly kind: "text"; readonly primaryLine: string; readonly secondaryLine?: string }
+  | { readonly kind: "image"; readonly path: string }
+  | { readonly kind: "video"; readonly path: string }
+
+/**
+ * What lies under the content: the look's gradient (`color`), a picture cover-fitted to the frame, or a video, of
+ * which the first frame is drawn as a still picture.
+ */
+export type BrandBackground =
+  | { readonly kind: "color" }
+  | { readonly kind: "image"; readonly path: string }
+  | { readonly kind: "video"; readonly path: string }
+
+/** An intro or outro clip (MP4). `sha256` of the file, when known, saves hashing it for the cache key. */
+export interface BrandClip {
+  readonly path: string
+  readonly sha256?: string
+}
+
 /** Optional brand additions; every path is a local file. */
 export interface BrandMarks {
   readonly name?: string
@@ -55,6 +76,18 @@ export interface BrandMarks {
   /** Brand fonts (ttf, otf, woff, woff2); script fallbacks still come from the shipped Noto fonts. */
   readonly headingFontPath?: string
   readonly bodyFontPath?: string
+  /** Multiplies the template's heading (headline, brand name) and body (subline, bullets, source) sizes; 1 = as is. */
+  readonly headingScale?: number
+  readonly bodyScale?: number
+  /** Colours laid over the template's look. */
+  readonly look?: Partial<Omit<Look, "radius">>
+  readonly badge?: BrandBadge
+  readonly background?: BrandBackground
+  /** Prepended and appended to the drawn clip after encoding (normalised to its encoder settings, cached). */
+  readonly intro?: BrandClip
+  readonly outro?: BrandClip
+  /** MP3 or WAV mixed in as AAC under the drawn clip, looped or cut to its length, faded out at the end. */
+  readonly soundPath?: string
 }
 
 export interface SceneInput {
@@ -89,3 +122,15 @@ export const ratioSizes: Readonly<Record<string, { readonly width: number; reado
 
 export const durationMsOf = (scene: Pick<SceneInput, "frames" | "fps">): number =>
   Math.round((scene.frames * 1000) / scene.fps)
+
+/** The look a scene is drawn with: the template's, with the brand's colours laid over it. */
+export const lookOf = (scene: Pick<SceneInput, "look" | "brand">): Look => {
+  const over = scene.brand?.look
+  if (over === undefined) return scene.look
+  const defined = Object.fromEntries(Object.entries(over).filter(([, v]) => v !== undefined)) as Partial<Look>
+  return { ...scene.look, ...defined }
+}
+
+/** A brand text scale, kept within what the layout can absorb. */
+export const scaleOf = (v: number | undefined): number =>
+  v === undefined || !Number.isFinite(v) || v <= 0 ? 1 : Math.min(1.6, Math.max(0.6, v))

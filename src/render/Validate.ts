@@ -1,6 +1,7 @@
 import { isHex } from "./Color.js"
 import { canDraw } from "./Locales.js"
 import { InvalidScene, LocaleNotSupported } from "./RenderError.js"
+import { lookOf } from "./Scene.js"
 import type { SceneInput } from "./Scene.js"
 
 const positiveInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0
@@ -17,7 +18,8 @@ export const validateScene = (scene: SceneInput): void => {
   if (!positiveInt(scene.frames)) bad("frames must be a positive integer")
   if (typeof scene.fps !== "number" || !(scene.fps > 0 && scene.fps <= 120)) bad("fps must be in (0, 120]")
   if (!["figures", "bullets", "comparison"].includes(scene.layout)) bad(`unknown layout ${String(scene.layout)}`)
-  const { look } = scene
+  // The look drawn: the template's with the brand's colours laid over it.
+  const look = lookOf(scene)
   const colours = [...look.background, look.accent, look.positive, look.negative, look.text, look.mutedText]
   if (look.background.length !== 2 || !colours.every((c) => typeof c === "string" && isHex(c))) {
     bad("look colours must be hex colours")
@@ -27,5 +29,7 @@ export const validateScene = (scene: SceneInput): void => {
   const insets = [s.top, s.right, s.bottom, s.left]
   if (!insets.every((v) => typeof v === "number" && v >= 0)) bad("safeArea insets must be non-negative numbers")
   if (s.left + s.right > scene.width * 0.6 || s.top + s.bottom > scene.height * 0.6) bad("safeArea leaves no room")
+  const scales = [scene.brand?.headingScale, scene.brand?.bodyScale].filter((v) => v !== undefined)
+  if (!scales.every((v) => typeof v === "number" && v > 0)) bad("brand text scales must be positive numbers")
   if (!canDraw(scene.locale)) throw new LocaleNotSupported({ locale: scene.locale })
 }

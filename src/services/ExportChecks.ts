@@ -3,7 +3,6 @@ import {
   detailAt,
   ErrorDetail,
   LocaleNotSupported,
-  NotFound,
   RatioNotSupported,
   SchemaValidation,
   UnknownTemplate
@@ -12,6 +11,8 @@ import { canDraw } from "../render/Locales.js"
 import { isExactVersion, resolveBuild } from "../templates/TemplateRegistry.js"
 import type { ResolvedBuild } from "../templates/Template.js"
 import { validateContent } from "../templates/Validate.js"
+import { BrandLooks } from "./BrandLooks.js"
+import type { BrandRef } from "./BrandLooks.js"
 
 export interface BuildRequest {
   readonly templateId: string
@@ -47,16 +48,22 @@ export const resolveExportBuild = (body: BuildRequest, versionRequired: boolean)
   })
 }
 
-/** Every refusal of the start table that does not need the allowance, for every output, before anything starts. */
+/**
+ * Every refusal of the start table that does not need the allowance, for every output, before anything starts; with
+ * the workspace, also the brand (404 naming `/brandId`) and the content's pictures, which must be in its media
+ * library. Answers the brand the export wears.
+ */
 export const checkExport = (
   resolved: ResolvedBuild,
   body: BuildRequest,
-  outputs: ReadonlyArray<{ ratio: string; locale: string }>
+  outputs: ReadonlyArray<{ ratio: string; locale: string }>,
+  workspaceId?: string
 ) =>
   Effect.gen(function*() {
-    if (body.brandId !== undefined && body.brandId !== null) {
-      return yield* new NotFound({ message: `No brand ${body.brandId}.`, details: [detailAt(["brandId"], "no such brand")] })
-    }
+    const looks = yield* BrandLooks
+    const brand: BrandRef | null = workspaceId === undefined || body.brandId === undefined || body.brandId === null
+      ? null
+      : yield* looks.find(workspaceId, body.brandId)
     const ratios = [...new Set(outputs.map((o) => o.ratio))]
     const badRatio = ratios.find((r) => !(resolved.build.ratios as ReadonlyArray<string>).includes(r))
     if (badRatio !== undefined) {
@@ -76,4 +83,9 @@ export const checkExport = (
         details: problems.map((p) => new ErrorDetail({ ...p, path: `/data${p.path}` }))
       })
     }
+    const missing = workspaceId === undefined ? [] : yield* looks.pictureProblems(workspaceId, body.data)
+    if (missing.length > 0) {
+      return yield* new SchemaValidation({ message: "A picture is not in the media library.", details: missing })
+    }
+    return { brand }
   })

@@ -8,13 +8,22 @@ import type { Principal } from "../domain/Principal.js"
 import type { RenderPackage } from "../domain/Render.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { durationMsOf } from "../render/Scene.js"
+import { BrandLooks } from "./BrandLooks.js"
+import type { BrandRef } from "./BrandLooks.js"
 import type { ResolvedBuild } from "../templates/Template.js"
 import { entityCall } from "./EntityCalls.js"
 import { type BuildRequest, checkExport, resolveExportBuild } from "./ExportChecks.js"
 
 const DEFAULT_LOCALE = "en"
 
-const packageFor = (resolved: ResolvedBuild, body: BuildRequest, ratio: string, locale: string): RenderPackage => ({
+/** The package records the brand's id and name; its look is resolved from the id when the clip is drawn. */
+const packageFor = (
+  resolved: ResolvedBuild,
+  body: BuildRequest,
+  ratio: string,
+  locale: string,
+  brand: BrandRef | null
+): RenderPackage => ({
   template: {
     id: resolved.template.id,
     name: resolved.template.name,
@@ -22,7 +31,7 @@ const packageFor = (resolved: ResolvedBuild, body: BuildRequest, ratio: string, 
     version: resolved.build.version
   },
   content: body.data,
-  brand: null,
+  brand: brand === null ? null : { id: brand.id, name: brand.name },
   channel: null,
   options: { outputs: [{ ratio, locale }], priority: false }
 })
@@ -30,10 +39,13 @@ const packageFor = (resolved: ResolvedBuild, body: BuildRequest, ratio: string, 
 const make = Effect.gen(function*() {
   const allowance = yield* WorkspaceAllowanceEntity.client
   const exports = yield* ExportEntity.client
+  const looks = yield* BrandLooks
+  const check = (...args: Parameters<typeof checkExport>) =>
+    Effect.provideService(checkExport(...args), BrandLooks, looks)
 
   const timing = Effect.fn("Exports.timing")(function*(body: BuildRequest) {
     const resolved = yield* resolveExportBuild(body, false)
-    yield* checkExport(resolved, body, [])
+    yield* check(resolved, body, [])
     const { duration, fps } = resolved.build
     return { fps, frames: duration.frames, durationMs: durationMsOf({ fps, frames: duration.frames }) }
   })
@@ -45,7 +57,7 @@ const make = Effect.gen(function*() {
     outputs: ReadonlyArray<{ ratio: string; locale: string }>
   ) {
     const resolved = yield* resolveExportBuild(body, true)
-    yield* checkExport(resolved, body, outputs)
+    const { brand } = yield* check(resolved, body, outputs, principal.accountId)
     const jobs = outputs.map((o) => ({ ...o, jobId: newUlid() }))
     const requestId = yield* FiberRef.get(CurrentRequestId)
     yield* entityCall(allowance(principal.accountId).Reserve({ requestId, renderJobIds: jobs.map((j) => j.jobId) }))
@@ -56,9 +68,9 @@ const make = Effect.gen(function*() {
         workspaceId: principal.accountId,
         createdBy: `apikey:${principal.keyId}`,
         templateName: resolved.template.name,
-        brandName: null,
+        brandName: brand?.name ?? null,
         title: body.title ?? null,
-        package: packageFor(resolved, body, job.ratio, job.locale)
+        package: packageFor(resolved, body, job.ratio, job.locale, brand)
       }).pipe(Effect.either)
       if (created._tag === "Left") {
         // The reservations of jobs that never started go back.

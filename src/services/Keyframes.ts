@@ -6,10 +6,11 @@ import { BlobStorage } from "../storage/BlobStorage.js"
 import { buildZip } from "../storage/Zip.js"
 import { safeName } from "../storage/ZipNames.js"
 import type { Content } from "../templates/Template.js"
+import { BrandLooks } from "./BrandLooks.js"
 import { checkExport, resolveExportBuild } from "./ExportChecks.js"
 import { RenderCapacity } from "./RenderCapacity.js"
 import { noSlotsHere, renderRefusal } from "./RenderRefusals.js"
-import { sceneFor } from "./Scenes.js"
+import { sceneFor, sizeOf } from "./Scenes.js"
 
 const DEFAULT_LOCALE = "en"
 
@@ -23,11 +24,14 @@ const pngName = (name: string) => `${name.replace(/\.png$/i, "")}.png`
 const make = Effect.gen(function*() {
   const capacity = yield* RenderCapacity
   const blobs = yield* BlobStorage
+  const looks = yield* BrandLooks
 
-  const draw = Effect.fn("Keyframes.draw")(function*(body: KeyframesBody) {
+  const draw = Effect.fn("Keyframes.draw")(function*(workspaceId: string, body: KeyframesBody) {
     const resolved = yield* resolveExportBuild(body, true)
     const locale = body.locale ?? DEFAULT_LOCALE
-    yield* checkExport(resolved, body, [{ ratio: body.ratio, locale }])
+    const { brand } = yield* checkExport(resolved, body, [{ ratio: body.ratio, locale }], workspaceId).pipe(
+      Effect.provideService(BrandLooks, looks)
+    )
     const total = resolved.build.duration.frames
     const late = body.frames.flatMap((keyframe, i) => keyframe.frame >= total ? [i] : [])
     if (late.length > 0) {
@@ -37,7 +41,9 @@ const make = Effect.gen(function*() {
       })
     }
     if (capacity.nodeSlots === 0) return yield* noSlotsHere
-    const scene = sceneFor(resolved.build, body.data as Content, body.ratio, locale)
+    const size = sizeOf(body.ratio)
+    const extras = yield* looks.extrasFor(workspaceId, brand?.id ?? null, body.data, { ...size, ratio: body.ratio, locale })
+    const scene = sceneFor(resolved.build, body.data as Content, body.ratio, locale, extras)
     const distinct = [...new Set(body.frames.map((keyframe) => keyframe.frame))]
     const drawn = yield* Effect.forEach(
       distinct,

@@ -1,10 +1,9 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { type CountLimit, periodOf, type QuotaBlock, type QuotaOverview } from "../domain/Quota.js"
-import { storageBlock } from "../domain/StorageBlock.js"
 import { AllowanceRepo } from "../sql/AllowanceRepo.js"
-import { ExportRepo } from "../sql/ExportRepo.js"
 import { IdentityRepo, type WorkspaceRow } from "../sql/IdentityRepo.js"
 import { Identity } from "./Identity.js"
+import { StorageUsage } from "./StorageUsage.js"
 
 /**
  * The render allowance block: `used` counts videos finished this period (committed reservations); `remaining` is
@@ -27,13 +26,10 @@ const quotaOf = (workspace: WorkspaceRow, usage: { committed: number; reserved: 
 /** Partners (other workspaces sharing this one's work) are not a feature yet: none used, none allowed. */
 const NO_PARTNERS: CountLimit = { used: 0, max: 0, unlimited: false }
 
-/** The media library does not exist yet (no table holds uploads), so it holds no bytes. */
-const MEDIA_BYTES = 0
-
 const make = Effect.gen(function*() {
   const repo = yield* IdentityRepo
   const allowance = yield* AllowanceRepo
-  const exports = yield* ExportRepo
+  const storage = yield* StorageUsage
   const identity = yield* Identity
 
   const blockOf = (workspace: WorkspaceRow) =>
@@ -50,20 +46,15 @@ const make = Effect.gen(function*() {
   /** Allowance, seats, partners and storage (`GET /v1/renders/quota`). */
   const overview = Effect.fn("Quotas.overview")(function*(accountId: string) {
     const workspace = yield* identity.requireWorkspace(accountId)
-    const [block, members, renderBytes] = yield* Effect.all(
-      [blockOf(workspace), repo.countMembers(accountId), exports.keptClipBytes(accountId)],
+    const [block, members, storageBlock] = yield* Effect.all(
+      [blockOf(workspace), repo.countMembers(accountId), storage.storageBlock(accountId)],
       { concurrency: 3 }
     )
     return {
       quota: block,
       seats: { used: members, max: workspace.seats, unlimited: workspace.seats === null },
       partners: NO_PARTNERS,
-      storage: storageBlock({
-        storageMb: workspace.storageMb,
-        mediaSharePercent: workspace.mediaSharePercent,
-        mediaBytes: MEDIA_BYTES,
-        renderBytes
-      })
+      storage: storageBlock
     } satisfies QuotaOverview
   })
 
@@ -71,6 +62,8 @@ const make = Effect.gen(function*() {
     function*(accountId: string, limits: Parameters<typeof repo.setLimits>[1]) {
       yield* identity.requireWorkspace(accountId)
       yield* repo.setLimits(accountId, limits)
+      // A smaller allowance may leave kept clips beyond the clips share: the oldest go, as when room is needed.
+      if (limits.storageMb !== undefined) yield* storage.fitClips(accountId)
       return yield* quota(accountId)
     }
   )

@@ -6,7 +6,8 @@ import { RenderRepo, type RenderJobRow } from "../sql/RenderRepo.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import type { Content } from "../templates/Template.js"
-import { sceneFor } from "./Scenes.js"
+import { BrandLooks } from "./BrandLooks.js"
+import { sceneFor, sizeOf } from "./Scenes.js"
 
 export interface Outcome {
   readonly state: "COMPLETED" | "PARTIAL" | "FAILED" | "TIMED_OUT"
@@ -28,13 +29,17 @@ const describe = (e: RenderError): string =>
 const make = Effect.gen(function*() {
   const repo = yield* RenderRepo
   const blobs = yield* BlobStorage
+  const looks = yield* BrandLooks
 
   const drawOne = (job: RenderJobRow, ratio: string, locale: string) =>
     Effect.scoped(Effect.gen(function*() {
       const resolved = resolveBuild(job.templateId, { variant: job.templateVariant, version: job.templateVersion })
       if (Either.isLeft(resolved)) return yield* Effect.fail<Failure>({ kind: "failed", message: "template build is gone" })
       const build = resolved.right.build
-      const scene = sceneFor(build, job.package.content as Content, ratio, locale)
+      // The brand is looked up by the id the package stores, now, at draw time (see BrandLooks).
+      const output = { ...sizeOf(ratio), ratio, locale }
+      const extras = yield* looks.extrasFor(job.workspaceId, job.package.brand?.id ?? null, job.package.content, output)
+      const scene = sceneFor(build, job.package.content as Content, ratio, locale, extras)
       const progress = yield* Ref.make(0)
       const temp = yield* blobs.tempPath(".mp4")
       const flush = Effect.flatMap(Ref.get(progress), (p) =>

@@ -1,4 +1,5 @@
 import type { Insets, SceneInput } from "../render/Scene.js"
+import type { SceneExtras } from "./BrandLooks.js"
 import { ratioSizes } from "../render/Scene.js"
 import { localize } from "../templates/Localize.js"
 import type { Build, Content } from "../templates/Template.js"
@@ -20,11 +21,22 @@ export const sizeOf = (ratio: string) => {
   return size
 }
 
-/** What one output of a render draws: the build's look, the content in the output's language, the ratio's frame. */
-export const sceneFor = (build: Build, content: Content, ratio: string, locale: string): SceneInput => {
+/**
+ * What one output of a render draws: the build's look, the content in the output's language, the ratio's frame, and
+ * (from `extras`) the brand's marks and safe area and the pictures' library files. A picture no longer in the library
+ * is drawn as an empty tile.
+ */
+export const sceneFor = (
+  build: Build,
+  content: Content,
+  ratio: string,
+  locale: string,
+  extras?: SceneExtras
+): SceneInput => {
   const { height, width } = sizeOf(ratio)
   const drawn = localize(content, locale).clipData
   const safe = safeFractions[ratio] ?? safeFractions["1x1"]!
+  const images = (drawn.images ?? []).map((p) => ({ path: extras?.pictures.get(p.url) ?? "", alt: p.alt ?? "" }))
   return {
     width,
     height,
@@ -52,14 +64,16 @@ export const sceneFor = (build: Build, content: Content, ratio: string, locale: 
         }))
       }),
       ...(drawn.bullets === undefined ? {} : { bullets: drawn.bullets }),
+      ...(images.length === 0 ? {} : { images }),
       ...(drawn.source === undefined ? {} : { source: drawn.source })
     },
     locale,
-    safeArea: {
+    safeArea: extras?.safeArea ?? {
       top: Math.round(safe.top * height),
       right: Math.round(safe.right * width),
       bottom: Math.round(safe.bottom * height),
       left: Math.round(safe.left * width)
-    }
+    },
+    ...(extras?.brand === undefined ? {} : { brand: extras.brand })
   }
 }

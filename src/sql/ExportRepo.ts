@@ -91,14 +91,7 @@ const make = Effect.gen(function*() {
         Effect.map((rows) => rows.length > 0),
         Effect.orDie
       ),
-    setClipKept: (clipId: string, kept: boolean, expiresAt: Date | null) =>
-      Effect.orDie(sql`UPDATE clips SET kept = ${kept}, expires_at = ${expiresAt} WHERE id = ${clipId}`),
-    markClipGone: (clipId: string) => Effect.orDie(sql`UPDATE clips SET stored = false, kept = false WHERE id = ${clipId}`),
-    keptClipBytes: (workspaceId: string) =>
-      sql`SELECT coalesce(sum(byte_size), 0)::text AS n FROM clips WHERE workspace_id = ${workspaceId} AND kept AND stored`.pipe(
-        Effect.map((rows) => Number(rows[0]?.["n"] ?? 0)),
-        Effect.orDie
-      )
+    markClipGone: (clipId: string) => Effect.orDie(sql`UPDATE clips SET stored = false, kept = false WHERE id = ${clipId}`)
   }
 })
 

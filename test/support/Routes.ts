@@ -69,6 +69,49 @@ export const routes: ReadonlyArray<Route> = [
     path: () => "/v1/render-jobs"
   },
   {
+    name: "GET /v1/media/renders",
+    method: "GET",
+    permission: "media:read",
+    otherMode: "media:write",
+    ok: 200,
+    path: () => "/v1/media/renders"
+  },
+  {
+    name: "POST /v1/storage/split",
+    method: "POST",
+    permission: "media:write",
+    otherMode: "media:read",
+    ok: 200,
+    path: () => "/v1/storage/split",
+    body: () => ({ mediaSharePercent: 50 })
+  },
+  {
+    name: "GET /v1/brands",
+    method: "GET",
+    permission: "brands:read",
+    otherMode: "brands:write",
+    ok: 200,
+    path: () => "/v1/brands"
+  },
+  {
+    name: "POST /v1/brands",
+    method: "POST",
+    permission: "brands:write",
+    otherMode: "brands:read",
+    ok: 201,
+    path: () => "/v1/brands",
+    body: () => ({ name: `Brand ${++drawn}` })
+  },
+  {
+    name: "POST /v1/brands/palette",
+    method: "POST",
+    permission: "brands:write",
+    otherMode: "brands:read",
+    ok: 200,
+    path: () => "/v1/brands/palette",
+    body: () => ({ brand: "#1f6feb" })
+  },
+  {
     name: "GET /v1/renders/quota",
     method: "GET",
     permission: "allowance:read",
