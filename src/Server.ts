@@ -7,8 +7,10 @@ import { EntitiesLive } from "../cluster/Entities.js"
 import { ClipwrightApi } from "./api/Api.js"
 import { AppConfig } from "./Config.js"
 import { AdminHttpLive } from "./http/AdminHttp.js"
+import { BrandSlotsHttpLive } from "./http/BrandSlotsHttp.js"
 import { BrandsHttpLive } from "./http/BrandsHttp.js"
 import { IdentityHttpLive } from "./http/IdentityHttp.js"
+import { MediaHttpLive, MediaPreviewHttpLive } from "./http/MediaHttp.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { AdminAuthenticationLive, AuthenticationLive } from "./http/SecurityLive.js"
 import { ExportHttpLive } from "./http/ExportHttp.js"
@@ -48,6 +50,10 @@ import { RenderedClips } from "./services/RenderedClips.js"
 import { StorageUsage } from "./services/StorageUsage.js"
 import { BrandLooks } from "./services/BrandLooks.js"
 import { MediaRepo } from "./sql/MediaRepo.js"
+import { BrandSlots } from "./services/BrandSlots.js"
+import { MediaHolders } from "./services/MediaHolders.js"
+import { MediaLibrary } from "./services/MediaLibrary.js"
+import { MediaUploads } from "./services/MediaUploads.js"
 
 const RepositoriesLive = Layer.mergeAll(
   IdentityRepo.layer,
@@ -57,16 +63,24 @@ const RepositoriesLive = Layer.mergeAll(
   ExportRepo.layer,
   AllowanceRepo.layer,
   RenderJobsQuery.layer,
-  StorageRepo.layer
+  StorageRepo.layer,
+  MediaRepo.layer
 )
 
 /** What this node itself offers the entities it hosts: repositories, files, render slots. */
 const NodeResourcesLive = Layer.mergeAll(RenderOutputs.layer, StorageUsage.layer).pipe(
-  Layer.provideMerge(BrandLooks.layer.pipe(Layer.provide(MediaRepo.layer))),
+  Layer.provideMerge(BrandLooks.layer),
   Layer.provideMerge(Layer.mergeAll(RepositoriesLive, BlobStorage.layer, RenderCapacity.layer))
 )
 
+/** The media library and brand slots (uploads, holders, views). */
+const MediaServicesLive = BrandSlots.layer.pipe(
+  Layer.provideMerge(MediaLibrary.layer),
+  Layer.provideMerge(Layer.mergeAll(MediaUploads.layer, MediaHolders.layer))
+)
+
 const ServicesLive = Layer.mergeAll(
+  MediaServicesLive,
   Streams.layer,
   Brands.layer,
   Quotas.layer,
@@ -92,6 +106,9 @@ const ApiLive = HttpApiBuilder.api(ClipwrightApi).pipe(
     StorageHttpLive,
     AssetFilesHttpLive,
     BrandsHttpLive,
+    BrandSlotsHttpLive,
+    MediaHttpLive,
+    MediaPreviewHttpLive,
     TemplatesHttpLive,
     AdminHttpLive
   ]),

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "../domain/Errors.js"
 import { AdminApi } from "./AdminApi.js"
 import { AssetFilesApi } from "./AssetFilesApi.js"
+import { BrandSlotsApi } from "./BrandSlotsApi.js"
 import { BrandsApi } from "./BrandsApi.js"
 import { ExportApi } from "./ExportApi.js"
 import { ExportFilesApi } from "./ExportFilesApi.js"
@@ -9,6 +10,7 @@ import { RenderJobsApi } from "./RenderJobsApi.js"
 import { RendersApi } from "./RendersApi.js"
 import { documentEnvelope } from "./OpenApiEnvelope.js"
 import { IdentityApi } from "./IdentityApi.js"
+import { MediaApi, MediaPreviewApi } from "./MediaApi.js"
 import { StorageApi } from "./StorageApi.js"
 import { StreamsApi } from "./StreamsApi.js"
 import { SystemApi } from "./SystemApi.js"
@@ -26,6 +28,9 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(StorageApi)
   .add(AssetFilesApi)
   .add(BrandsApi)
+  .add(BrandSlotsApi)
+  .add(MediaApi)
+  .add(MediaPreviewApi)
   .add(TemplatesApi)
   .add(AdminApi)
   .addError(Unauthenticated)

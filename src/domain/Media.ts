@@ -42,7 +42,7 @@ export const MediaUse = Schema.Struct({
 })
 export type MediaUse = typeof MediaUse.Type
 
-export const PreviewQuery = Schema.Struct({ exp: Schema.String, sig: Schema.String })
+export const PreviewQuery = Schema.Struct({ exp: Schema.optional(Schema.String), sig: Schema.optional(Schema.String) })
 
 /** One upload at most, whatever it is (SPEC Limits). */
 export const UPLOAD_CEILING = 50 * MB

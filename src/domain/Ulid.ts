@@ -18,3 +18,20 @@ const pooledRandom = (): number => {
 
 /** A new ULID (Crockford base32, time-ordered). */
 export const newUlid = (): string => ulid(undefined, pooledRandom)
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/**
+ * The id a create draws for a request: the same request id (a retried request) draws the same id, so the retry
+ * lands on the same entity and is applied once. Time-ordered like the request id it comes from.
+ */
+export const ulidForRequest = (requestId: string, scope: string): string => {
+  const digest = crypto.createHash("sha256").update(`${scope}:${requestId}`).digest()
+  let random = ""
+  for (let i = 0; i < 16; i++) random += CROCKFORD[digest[i]! % 32]
+  return requestId.slice(0, 10) + random
+}
+
+/** A stream id (`st_` + 12 hex) drawn the same way. */
+export const streamIdForRequest = (requestId: string, workspaceId: string): string =>
+  "st_" + crypto.createHash("sha256").update(`stream:${workspaceId}:${requestId}`).digest("hex").slice(0, 12)

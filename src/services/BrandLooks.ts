@@ -113,7 +113,8 @@ const make = Effect.gen(function*() {
       const local = found.has(file.assetId) ? undefined : yield* localFile(workspaceId, file.assetId)
       if (local !== undefined) found.set(file.assetId, local)
     }
-    const fileAt = (f: SlotFile | null | undefined) => (f === null || f === undefined ? undefined : found.get(f.assetId))
+    const fileAt = (f: SlotFile | null | undefined) =>
+      f === null || f === undefined ? undefined : found.get(f.assetId)
     const brand = marksFor(row, output.ratio, output.locale, fileAt)
     const safeArea = safeAreaOf(row.style, output.ratio, output.width, output.height)
     return { brand, pictures, ...(safeArea === undefined ? {} : { safeArea }) } satisfies SceneExtras

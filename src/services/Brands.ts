@@ -1,5 +1,5 @@
 import { Context, Effect, FiberRef, Layer, Option } from "effect"
-import { newUlid } from "../domain/Ulid.js"
+import { ulidForRequest } from "../domain/Ulid.js"
 import { BrandEntity } from "../../cluster/brand/BrandEntity.js"
 import { isHexColor } from "../brands/Contrast.js"
 import { draftStyle, firstFreeName } from "../brands/Draft.js"
@@ -73,6 +73,13 @@ const make = Effect.gen(function*() {
   })
 
   const create = Effect.fn("Brands.create")(function*(workspaceId: string, body: CreateBrandBody) {
+    const currentRequest = yield* requestId
+    const id = ulidForRequest(currentRequest, `brand:${workspaceId}`)
+    // A retried request (same x-request-id) finds what its first attempt created.
+    const earlier = yield* repo.findById(id)
+    if (Option.isSome(earlier) && earlier.value.workspaceId === workspaceId && earlier.value.deletedAt === null) {
+      return { brand: toView(earlier.value) }
+    }
     if (body.name !== undefined && (yield* repo.nameTaken(workspaceId, body.name, null))) {
       return yield* new Conflict({
         message: `A brand called "${body.name}" already exists in this workspace; choose another name.`,
@@ -80,8 +87,8 @@ const make = Effect.gen(function*() {
       })
     }
     const name = body.name ?? firstFreeName(yield* repo.liveNames(workspaceId))
-    const brand = yield* entityCall(entity(newUlid()).Create({
-      requestId: yield* requestId,
+    const brand = yield* entityCall(entity(id).Create({
+      requestId: currentRequest,
       workspaceId,
       name,
       enabled: body.enabled ?? true,

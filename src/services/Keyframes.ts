@@ -42,7 +42,8 @@ const make = Effect.gen(function*() {
     }
     if (capacity.nodeSlots === 0) return yield* noSlotsHere
     const size = sizeOf(body.ratio)
-    const extras = yield* looks.extrasFor(workspaceId, brand?.id ?? null, body.data, { ...size, ratio: body.ratio, locale })
+    const output = { ...size, ratio: body.ratio, locale }
+    const extras = yield* looks.extrasFor(workspaceId, brand?.id ?? null, body.data, output)
     const scene = sceneFor(resolved.build, body.data as Content, body.ratio, locale, extras)
     const distinct = [...new Set(body.frames.map((keyframe) => keyframe.frame))]
     const drawn = yield* Effect.forEach(

@@ -18,6 +18,9 @@ export type Accepts = (sniffed: Sniffed | undefined) => { readonly maxBytes: num
 /** Where a new file's bytes go: slot uploads are marked by their folder (see `BrandSlots`). */
 export type Folder = "library" | "brand"
 
+/** Files uploaded through a brand slot route live in the `brand` folder (`media/<workspace>/brand/<id>`). */
+export const uploadedIntoSlot = (blobKey: string) => blobKey.split("/")[2] === "brand"
+
 export interface Received {
   readonly id: string
   readonly blobKey: string

@@ -1,9 +1,9 @@
 import { Context, Effect, Either, FiberRef, Layer, Option } from "effect"
-import * as crypto from "node:crypto"
 import { StreamEntity } from "../../cluster/stream/StreamEntity.js"
 import { AppConfig } from "../Config.js"
 import { type ErrorDetail, NoSample, NotFound, SchemaValidation, UnknownTemplate, detailAt } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
+import { streamIdForRequest } from "../domain/Ulid.js"
 import type { CreateStreamBody, FieldMap, Stream, UpdateStreamBody } from "../domain/Stream.js"
 import { StreamRepo, type StreamRow } from "../sql/StreamRepo.js"
 import { applyFieldMap } from "../streams/FieldMapApply.js"
@@ -14,7 +14,6 @@ import type { Build } from "../templates/Template.js"
 import { validateContent } from "../templates/Validate.js"
 import { entityCall } from "./EntityCalls.js"
 
-const drawStreamId = () => "st_" + crypto.randomBytes(6).toString("hex")
 
 export const toStream = (row: StreamRow): Stream => ({
   id: row.id,
@@ -75,9 +74,10 @@ const make = Effect.gen(function*() {
     const build = yield* newestBuildOf(body.templateId, "templateId")
     const fieldMap = body.fieldMap ?? {}
     yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
-    const id = body.id ?? drawStreamId()
+    const currentRequest = yield* requestId
+    const id = body.id ?? streamIdForRequest(currentRequest, workspaceId)
     yield* entityCall(entity(id).Create({
-      requestId: yield* requestId,
+      requestId: currentRequest,
       workspaceId,
       name: body.name,
       description: body.description ?? "",

@@ -66,25 +66,28 @@ describe("brands", () => {
     expect(taken.body.error.code).toBe("conflict")
   })
 
+  it("applies a retried create (same x-request-id) once, with or without a name", async () => {
+    for (const [requestId, body] of [["01JZZZZZZZZZZZZZZZZZZZZZZ2", {}], ["01JZZZZZZZZZZZZZZZZZZZZZZ3", { name: "Retried" }]] as const) {
+      const first = await api.post("/v1/brands", body, { "x-request-id": requestId })
+      const second = await api.post("/v1/brands", body, { "x-request-id": requestId })
+      expect(first.status, first.text).toBe(201)
+      expect(second.status, second.text).toBe(201)
+      expect(second.body.brand.id).toBe(first.body.brand.id)
+      expect(first.body.brand.id).toMatch(ULID)
+    }
+    const names = (await api.get("/v1/brands")).body.brands.map((b: { name: string }) => b.name)
+    expect(names.filter((n: string) => n === "Retried")).toHaveLength(1)
+  })
+
   it("lists every brand with its flattened summary and the channels wearing it", async () => {
     const brand = await create({ name: "Listed", style: { design: { first: "#aa0000", second: "#00aa00" } } })
     const list = await api.get("/v1/brands")
     expect(list.status).toBe(200)
     const row = list.body.brands.find((b: { id: string }) => b.id === brand.id)
     expect(row).toMatchObject({
-      id: brand.id,
-      name: "Listed",
-      enabled: true,
-      primaryColor: "#aa0000",
-      secondaryColor: "#00aa00",
-      logoUrl: null,
-      badgeEnabled: false,
-      badgeKind: "text",
-      backgroundKind: "color",
-      introRatios: [],
-      outroRatios: [],
-      hasSound: false,
-      channels: []
+      ...{ id: brand.id, name: "Listed", enabled: true, primaryColor: "#aa0000", secondaryColor: "#00aa00" },
+      ...{ logoUrl: null, badgeEnabled: false, badgeKind: "text", backgroundKind: "color", hasSound: false },
+      ...{ introRatios: [], outroRatios: [], channels: [] }
     })
     expect(Date.parse(row.updatedAt)).not.toBeNaN()
   })
@@ -109,6 +112,12 @@ describe("brands", () => {
     const plain = await api.patch(`/v1/brands/${a.id}`, { name: "Delta", enabled: false })
     expect(plain.body.brand).toMatchObject({ name: "Delta", enabled: false })
     expect((await api.get(`/v1/brands/${a.id}`)).body.brand.name).toBe("Delta")
+
+    const racers = [await create({ name: "Racer 1" }), await create({ name: "Racer 2" })]
+    const rename = { style: { identity: { name: "Winner" } } }
+    const race = await Promise.all(racers.map((b) => api.patch(`/v1/brands/${b.id}`, rename)))
+    expect(race.map((r) => r.status)).toEqual([200, 200])
+    expect(race.filter((r) => r.body.brand.name === "Winner")).toHaveLength(1)
   })
 
   it("ignores file references on patch and controls badge, intro/outro switches and background colour", async () => {
@@ -157,11 +166,9 @@ describe("brands", () => {
       expect(r.body.error.code).toBe("schema_validation")
       expect(pathsOf(r)).toContain(path)
     }
-    const created = await api.post("/v1/brands", { style: { design: { fourth: "#GGGGGG" } } })
-    expect(created.status).toBe(400)
-    expect(pathsOf(created)).toContain("/style/design/fourth")
-    const name = await api.post("/v1/brands", { name: "" })
-    expect(pathsOf(name)).toContain("/name")
+    expect(pathsOf(await api.post("/v1/brands", { style: { design: { fourth: "#GGGGGG" } } })))
+      .toContain("/style/design/fourth")
+    expect(pathsOf(await api.post("/v1/brands", { name: "" }))).toContain("/name")
   })
 
   it("deletes without moveTo, and with moveTo only onto another live brand of the workspace", async () => {

@@ -200,4 +200,15 @@ describe("streams", () => {
     const messages = await query(db.url, "SELECT count(*)::int AS n FROM cluster_messages WHERE entity_id = 'st_00000000aaaa'")
     expect(messages[0]).toEqual({ n: 1 })
   })
+
+  it("applies a retried create with a drawn id once: the same request id draws the same stream id", async () => {
+    const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ1"
+    const first = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, { "x-request-id": requestId })
+    const second = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, { "x-request-id": requestId })
+    expect(first.status).toBe(201)
+    expect(second.status).toBe(201)
+    expect(second.body.stream.id).toBe(first.body.stream.id)
+    const rows = await query(db.url, "SELECT id FROM streams WHERE name = 'Drawn once'")
+    expect(rows).toHaveLength(1)
+  })
 })

@@ -1,6 +1,6 @@
 import { createCanvas } from "@napi-rs/canvas"
 import { execFileSync } from "node:child_process"
-import { readdirSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ffmpegPath } from "../../src/render/Ffmpeg.js"
@@ -61,9 +61,10 @@ const near = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, tolerance: num
   a.every((v, i) => Math.abs(v - b[i]!) <= tolerance)
 const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
 
+type Pixels = { width: number; data: Uint8ClampedArray }
+
 /** Pixels within the rectangle that are (close to) the colour. */
-const count = (p: { width: number; data: Uint8ClampedArray }, colour: ReadonlyArray<number>, x0: number, y0: number,
-  x1: number, y1: number) => {
+const count = (p: Pixels, colour: ReadonlyArray<number>, x0: number, y0: number, x1: number, y1: number) => {
   let n = 0
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if (near(at(p, x, y), colour, 24)) n++
   return n
@@ -95,7 +96,6 @@ describe("a branded render", () => {
       ffmpeg("-i", out, "-vf", `select=eq(n\\,${n})`, "-frames:v", "1", "-y", png)
       return png
     }
-    const { readFileSync } = await import("node:fs")
     const first = await pixels(readFileSync(frame(0)))
     expect(near(at(first, W / 2, H / 2), [255, 0, 0], 40)).toBe(true)
     const last = await pixels(readFileSync(frame(59)))
@@ -115,12 +115,20 @@ describe("a branded render", () => {
   })
 
   it("draws a text badge as an accent pill at the top right", async () => {
-    const png = await renderKeyframe(branded({ badge: { kind: "text", primaryLine: "LIVE", secondaryLine: "Markets" } }), 29)
+    const badge = { kind: "text", primaryLine: "LIVE", secondaryLine: "Markets" } as const
+    const png = await renderKeyframe(branded({ badge }), 29)
     const p = await pixels(png)
     expect(count(p, rgb(design.third), W / 2, 0, W, 40)).toBeGreaterThan(80)
   })
 
-  it("draws a video background from its first frame, and a bigger headline for a larger heading size", async () => {
+  it("scales the headline with the brand's heading size", async () => {
+    // White pixels: the headline (and the brand name) are the only near-white text in these scenes.
+    const white = async (headingScale: number) =>
+      count(await pixels(await renderKeyframe(branded({ headingScale }), 29)), [254, 254, 254], 0, 0, W, H)
+    expect(await white(1.4)).toBeGreaterThan((await white(0.7)) * 1.3)
+  })
+
+  it("draws a video background from its first frame", async () => {
     const png = await renderKeyframe(branded({ background: { kind: "video", path: files.backdrop } }), 29)
     const p = await pixels(png)
     expect(near(at(p, 1, 1), [0x20, 0x40, 0xc0], 20)).toBe(true)
