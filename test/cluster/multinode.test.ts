@@ -50,7 +50,9 @@ describe("two nodes on one database", () => {
       if (pending.size > 0) await new Promise((r) => setTimeout(r, 250))
     }
     expect([...pending]).toEqual([])
-    expect(Date.now() - started).toBeLessThan(30_000)
+    const failoverMs = Date.now() - started
+    console.log(`failover: every stream updated through the survivor ${failoverMs} ms after SIGKILL`)
+    expect(failoverMs).toBeLessThan(30_000)
     const rows = await query<{ id: string; name: string }>(db.url, "SELECT id, name FROM streams ORDER BY id")
     expect(rows.map((r) => r.id)).toEqual(ids)
     expect(rows.every((r) => r.name === `after-${r.id}`)).toBe(true)
