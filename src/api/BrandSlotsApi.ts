@@ -54,7 +54,10 @@ export class BrandSlotsApi extends HttpApiGroup.make("brandSlots")
       .setPath(SlotPath)
       .setUrlParams(LocaleQuery)
       .addSuccess(Schema.Struct({ brand: BrandView }))
-      .annotate(OpenApi.Description, "Empties a slot (for `locale`, or the default file). Answers `{ brand }`. " + slots)
+      .annotate(
+        OpenApi.Description,
+        "Empties a slot (for `locale`, or the default file). Answers `{ brand }`. " + slots
+      )
   )
   .addError(SchemaValidation)
   .addError(LocaleNotSupported)

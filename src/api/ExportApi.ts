@@ -39,7 +39,13 @@ export class ExportApi extends HttpApiGroup.make("export")
     HttpApiEndpoint.post("video", "/direct-export/video")
       .setPayload(VideoBody)
       .addSuccess(Schema.Struct({ jobId: Schema.String }), { status: 202 })
-      .annotate(OpenApi.Description, "Starts one video (version required; locale defaults to en). Poll it by jobId.")
+      .annotate(
+        OpenApi.Description,
+        "Starts one video (version required; locale defaults to en). Poll it by jobId. With `brandId` (a brand of " +
+          "the workspace, else 404 at `/brandId`) the video wears the brand: colours, fonts, logo, badge, background, " +
+          "safe area, the ratio's intro and outro (counted in `durationMs`) and sound. Pictures (`media://<id or " +
+          "name>`) come from the media library; one it does not hold: 400 at `/data/clipData/images/<i>/url`."
+      )
   )
   .add(
     HttpApiEndpoint.post("batch", "/direct-export/batch")

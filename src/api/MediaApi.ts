@@ -8,7 +8,15 @@ import {
   SchemaValidation,
   UnsupportedMediaType
 } from "../domain/Errors.js"
-import { MediaFile, MediaList, MediaUpload, MediaUse, PreviewQuery, RenameBody, UPLOAD_CEILING } from "../domain/Media.js"
+import {
+  MediaFile,
+  MediaList,
+  MediaUpload,
+  MediaUse,
+  PreviewQuery,
+  RenameBody,
+  UPLOAD_CEILING
+} from "../domain/Media.js"
 import { Authentication } from "./Security.js"
 
 const IdPath = Schema.Struct({ id: Schema.String })
@@ -46,7 +54,8 @@ export class MediaApi extends HttpApiGroup.make("media")
         OpenApi.Description,
         "Uploads one file, streamed to storage. The type is read from the bytes (fonts by extension): PNG, JPEG, " +
           "WebP, GIF, SVG (10 MB; pictures at most 2048×2048 read from the header, SVG exempt), MP4 (5 MB), MP3 and " +
-          "WAV (20 MB), WOFF2/WOFF/TTF/OTF (10 MB); 50 MB for any upload. Over a limit or the media share of storage: " +
+          "WAV (20 MB), WOFF2/WOFF/TTF/OTF (10 MB); 50 MB for any upload. Over a limit or the media share of " +
+          "storage: " +
           "413. A name in use: 409 unless `replace=true` (the same-named file is replaced) or `replaces=<id>` (same " +
           "kind; keeps the old name with the new extension). A replaced file's brand slots move to the new file, " +
           "which has a new id; the old one is deleted."
@@ -55,7 +64,10 @@ export class MediaApi extends HttpApiGroup.make("media")
   .add(
     HttpApiEndpoint.get("list", "/media")
       .addSuccess(MediaList)
-      .annotate(OpenApi.Description, "Every file, newest first, with the storage block; `url` is a preview signed for an hour.")
+      .annotate(
+        OpenApi.Description,
+        "Every file, newest first, with the storage block; `url` is a preview signed for an hour."
+      )
   )
   .add(
     HttpApiEndpoint.post("rename", "/media/:id/rename")

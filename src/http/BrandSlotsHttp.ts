@@ -3,15 +3,15 @@ import { Effect } from "effect"
 import { ClipwrightApi } from "../api/Api.js"
 import { CurrentPrincipal } from "../domain/Principal.js"
 import { BrandSlots } from "../services/BrandSlots.js"
-import { requireMultipart } from "./MediaHttp.js"
+import { uploadRoute } from "./MediaHttp.js"
 
 export const BrandSlotsHttpLive = HttpApiBuilder.group(ClipwrightApi, "brandSlots", (handlers) =>
   Effect.gen(function*() {
     const slots = yield* BrandSlots
     return handlers
       .handle("upload", ({ path, payload, request, urlParams }) =>
-        Effect.zipRight(
-          requireMultipart(request),
+        uploadRoute(
+          request,
           Effect.flatMap(CurrentPrincipal, (p) => slots.upload(p, path.id, path.slot, urlParams.locale, payload))
         ))
       .handle("link", ({ path, payload, urlParams }) =>

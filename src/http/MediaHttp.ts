@@ -1,5 +1,6 @@
 import { HttpApiBuilder, type HttpServerRequest, HttpServerResponse } from "@effect/platform"
-import { Effect } from "effect"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect, Exit } from "effect"
 import { ClipwrightApi } from "../api/Api.js"
 import { FRAMING_BYTES } from "../api/MediaApi.js"
 import { NotFound, PayloadTooLarge, UnsupportedMediaType } from "../domain/Errors.js"
@@ -33,6 +34,30 @@ export const requireMultipart = (
     : Effect.void
 }
 
+/**
+ * After a refusal part-way through an upload nothing more is kept, but the rest of the body is read and dropped so
+ * the client can finish sending and read the answer (closing at once resets the connection under the client's
+ * feet). Past the most any upload may send, the connection is closed instead.
+ */
+const dropRest = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.sync(() => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    if (incoming.readableEnded || incoming.destroyed) return
+    let dropped = 0
+    incoming.unpipe()
+    incoming.on("data", (chunk: Buffer) => {
+      dropped += chunk.length
+      if (dropped > UPLOAD_CEILING + FRAMING_BYTES) incoming.socket.destroy()
+    })
+    incoming.resume()
+  })
+
+/** An upload handler: multipart only, and whatever it refuses, the rest of the body is dropped unread. */
+export const uploadRoute = <A, E, R>(request: HttpServerRequest.HttpServerRequest, handle: Effect.Effect<A, E, R>) =>
+  Effect.zipRight(requireMultipart(request), handle).pipe(
+    Effect.onExit((exit) => Exit.isFailure(exit) ? dropRest(request) : Effect.void)
+  )
+
 /** Pictures and fonts are shown as they are; SVG gets no script and no outside fetches. */
 const previewHeaders = {
   "x-content-type-options": "nosniff",
@@ -44,7 +69,7 @@ export const MediaHttpLive = HttpApiBuilder.group(ClipwrightApi, "media", (handl
     const library = yield* MediaLibrary
     return handlers
       .handle("upload", ({ payload, request }) =>
-        Effect.zipRight(requireMultipart(request), Effect.flatMap(CurrentPrincipal, (p) => library.upload(p, payload))))
+        uploadRoute(request, Effect.flatMap(CurrentPrincipal, (p) => library.upload(p, payload))))
       .handle("list", () => Effect.flatMap(CurrentPrincipal, (p) => library.list(p.accountId)))
       .handle("rename", ({ path, payload }) =>
         Effect.flatMap(CurrentPrincipal, (p) => library.rename(p.accountId, path.id, payload.name)))

@@ -31,7 +31,8 @@ const png = (read: ReadAt) =>
   Effect.map(read(0, 24), (b) =>
     b.length === 24 && ascii(b, 12, "IHDR") ? sized(u32be(b, 16), u32be(b, 20)) : undefined)
 
-const gif = (read: ReadAt) => Effect.map(read(0, 10), (b) => b.length === 10 ? sized(u16le(b, 6), u16le(b, 8)) : undefined)
+const gif = (read: ReadAt) =>
+  Effect.map(read(0, 10), (b) => b.length === 10 ? sized(u16le(b, 6), u16le(b, 8)) : undefined)
 
 const webp = (read: ReadAt) =>
   Effect.map(read(0, 30), (b) => {

@@ -159,11 +159,11 @@ export const renderKeyframe = async (
   scene: SceneInput,
   frame: number,
   signal?: AbortSignal,
-  cacheDir: string = defaultCacheDir()
+  cacheDir: string | undefined = undefined
 ): Promise<Buffer> => {
   validateScene(scene)
   if (isAborted(signal)) throw new RenderInterrupted()
-  const input = await withStills(scene, cacheDir, signal)
+  const input = await withStills(scene, cacheDir ?? defaultCacheDir(), signal)
   const drawer = spawnDrawer(["keyframe", String(Math.max(0, Math.floor(frame)))], ["pipe", "pipe", "pipe"])
   const exit = exited(drawer)
   const err = tail(drawer.stderr)

@@ -35,5 +35,9 @@ export const renderClipEffect = (
     Effect.withSpan("Render.clip", { attributes: { width: input.width, height: input.height, frames: input.frames } })
   )
 
-export const renderKeyframeEffect = (input: SceneInput, frame: number): Effect.Effect<Buffer, RenderError> =>
-  abortable((signal) => renderKeyframe(input, frame, signal)).pipe(Effect.withSpan("Render.keyframe"))
+export const renderKeyframeEffect = (
+  input: SceneInput,
+  frame: number,
+  cacheDir?: string
+): Effect.Effect<Buffer, RenderError> =>
+  abortable((signal) => renderKeyframe(input, frame, signal, cacheDir)).pipe(Effect.withSpan("Render.keyframe"))

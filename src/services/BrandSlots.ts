@@ -28,8 +28,10 @@ const typeNames: Record<string, string> = {
   "font/ttf": "TTF",
   "font/otf": "OTF"
 }
-const takes = (rule: SlotRule) =>
-  `The ${rule.slot} slot takes ${rule.mimeTypes.map((t) => typeNames[t] ?? t).join(", ")} up to ${rule.maxBytes / MB} MB.`
+const takes = (rule: SlotRule) => {
+  const types = rule.mimeTypes.map((t) => typeNames[t] ?? t).join(", ")
+  return `The ${rule.slot} slot takes ${types} up to ${rule.maxBytes / MB} MB.`
+}
 
 const slotAccepts = (rule: SlotRule): Accepts => (sniffed) =>
   sniffed !== undefined && rule.mimeTypes.includes(sniffed.mimeType)
@@ -88,13 +90,12 @@ const make = Effect.gen(function*() {
       if (Option.isSome(removed)) yield* blobs.delete(removed.value)
     })
 
+  /** Writes the slot, then lets the file it held before go (see `release`). */
   const put = (workspaceId: string, brandId: string, slot: string, locale: string, row: MediaRow | null) =>
-    Effect.gen(function*() {
-      const file = row === null ? null : slotFileOf(row)
-      const edited = yield* holders.edit(workspaceId, brandId, { _tag: "Set", slot, locale, file })
-      yield* release(workspaceId, edited.previous, row?.id ?? "")
-      return edited.brand
-    })
+    Effect.map(
+      holders.edit(workspaceId, brandId, { _tag: "Set", slot, locale, file: row === null ? null : slotFileOf(row) }),
+      (edited) => ({ brand: edited.brand, release: release(workspaceId, edited.previous, row?.id ?? "") })
+    )
 
   const upload = Effect.fn("BrandSlots.upload")(function*(
     principal: Principal,
@@ -118,9 +119,11 @@ const make = Effect.gen(function*() {
       }
       return yield* Effect.dieMessage(`No free name for ${received.name}.`)
     }).pipe(Effect.onError(() => uploads.discard(received)))
-    const brand = yield* put(workspaceId, brandId, slot, locale, inserted).pipe(
+    // The new file stays only if the slot holds it.
+    const { brand, release } = yield* put(workspaceId, brandId, slot, locale, inserted).pipe(
       Effect.onError(() => Effect.zipRight(media.remove(workspaceId, inserted.id), uploads.discard(received)))
     )
+    yield* release
     return { brand, file: yield* library.view(inserted) }
   })
 
@@ -143,7 +146,8 @@ const make = Effect.gen(function*() {
     if (!rule.mimeTypes.includes(row.mimeType) || row.byteSize > rule.maxBytes) {
       return yield* invalid(`${takes(rule)} ${row.name} is ${row.mimeType}, ${row.byteSize} bytes.`, "slotType")
     }
-    const brand = yield* put(workspaceId, brandId, slot, locale, row)
+    const { brand, release } = yield* put(workspaceId, brandId, slot, locale, row)
+    yield* release
     return { brand, file: yield* library.view(row) }
   })
 
@@ -154,7 +158,9 @@ const make = Effect.gen(function*() {
     localeQuery: string | undefined
   ) {
     const { locale } = yield* target(workspaceId, brandId, slot, localeQuery)
-    return { brand: yield* put(workspaceId, brandId, slot, locale, null) }
+    const { brand, release } = yield* put(workspaceId, brandId, slot, locale, null)
+    yield* release
+    return { brand }
   })
 
   return { upload, link, clear }

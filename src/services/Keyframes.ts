@@ -1,4 +1,6 @@
 import { Context, Effect, Layer } from "effect"
+import { join } from "node:path"
+import { AppConfig } from "../Config.js"
 import { detailAt, SchemaValidation } from "../domain/Errors.js"
 import type { KeyframesBody } from "../domain/Keyframes.js"
 import { renderKeyframeEffect } from "../render/RenderEffect.js"
@@ -25,6 +27,7 @@ const make = Effect.gen(function*() {
   const capacity = yield* RenderCapacity
   const blobs = yield* BlobStorage
   const looks = yield* BrandLooks
+  const cacheDir = join((yield* AppConfig).dataDir, "cache", "render")
 
   const draw = Effect.fn("Keyframes.draw")(function*(workspaceId: string, body: KeyframesBody) {
     const resolved = yield* resolveExportBuild(body, true)
@@ -49,7 +52,7 @@ const make = Effect.gen(function*() {
     const drawn = yield* Effect.forEach(
       distinct,
       (frame) =>
-        capacity.withSlot(renderKeyframeEffect(scene, frame)).pipe(
+        capacity.withSlot(renderKeyframeEffect(scene, frame, cacheDir)).pipe(
           Effect.catchAll(renderRefusal),
           Effect.map((png) => [frame, png] as const)
         ),

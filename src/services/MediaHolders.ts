@@ -48,7 +48,10 @@ const make = Effect.gen(function*() {
     yield* Effect.forEach(
       rows.filter((brand) => holds(brand.style, id)),
       // A brand deleted meanwhile holds nothing any more.
-      (brand) => edit(workspaceId, brand.id, { _tag: "Swap", fileId: id, next }).pipe(Effect.catchTag("NotFound", () => Effect.void)),
+      (brand) =>
+        edit(workspaceId, brand.id, { _tag: "Swap", fileId: id, next }).pipe(
+          Effect.catchTag("NotFound", () => Effect.void)
+        ),
       { discard: true }
     )
   })

@@ -19,11 +19,13 @@ export const previewPath = (id: string) => `/v1/media/${encodeURIComponent(id)}/
 
 const KINDS = "PNG, JPEG, WebP, GIF, SVG, MP4, MP3, WAV, or a font (.woff2, .woff, .ttf, .otf)"
 
+const kindNames = { Image: "An image", Video: "A video", Audio: "A sound file", Font: "A font" } as const
+
 /** The library takes every type it knows, each kind up to its limit. */
 const libraryAccepts: Accepts = (sniffed) =>
   sniffed === undefined
     ? `The file is not a type the media library stores (${KINDS}); its type is read from its bytes.`
-    : { maxBytes: kindLimits[sniffed.kind], what: `A ${sniffed.kind.toLowerCase()} file` }
+    : { maxBytes: kindLimits[sniffed.kind], what: kindNames[sniffed.kind] }
 
 export const uploaderOf = (principal: Principal) => `apikey:${principal.keyId}`
 
@@ -92,23 +94,20 @@ const make = Effect.gen(function*() {
       Effect.orElseSucceed(() => 0)
     )
 
-  /**
-   * Stores the new row; a replaced file's row goes in the same transaction. Then the brand slots holding the replaced
-   * file move over to the new one (through the brand entities), and the replaced file's bytes go.
-   */
-  const land = (row: MediaInsert, replaced: Option.Option<MediaRow>) =>
-    Effect.gen(function*() {
-      const landed = yield* repo.withTransaction(Effect.gen(function*() {
-        if (Option.isSome(replaced)) yield* repo.remove(row.workspaceId, replaced.value.id)
-        const inserted = yield* repo.insert(row)
-        return Option.isSome(inserted) ? inserted.value : yield* nameTaken(row.name)
-      }))
-      if (Option.isSome(replaced)) {
-        yield* holders.repoint(row.workspaceId, replaced.value.id, slotFileOf(landed))
-        yield* blobs.delete(replaced.value.blobKey)
-      }
-      return landed
-    })
+  /** Stores the new row; a replaced file's row goes in the same transaction. */
+  const commit = (row: MediaInsert, replaced: Option.Option<MediaRow>) =>
+    repo.withTransaction(Effect.gen(function*() {
+      if (Option.isSome(replaced)) yield* repo.remove(row.workspaceId, replaced.value.id)
+      const inserted = yield* repo.insert(row)
+      return Option.isSome(inserted) ? inserted.value : yield* nameTaken(row.name)
+    }))
+
+  /** After the commit: the brand slots holding the replaced file move to the new one, then its bytes go. */
+  const handOver = (landed: MediaRow, replaced: Option.Option<MediaRow>) =>
+    Option.isNone(replaced) ? Effect.void : Effect.zipRight(
+      holders.repoint(landed.workspaceId, replaced.value.id, slotFileOf(landed)),
+      blobs.delete(replaced.value.blobKey)
+    )
 
   const upload = Effect.fn("MediaLibrary.upload")(function*(
     principal: Principal,
@@ -120,18 +119,21 @@ const make = Effect.gen(function*() {
       accepts: libraryAccepts,
       credit: credit(workspaceId)
     })
-    const landed = yield* Effect.gen(function*() {
+    // Until the row is committed, a refusal leaves nothing behind.
+    const { landed, target } = yield* Effect.gen(function*() {
       const target = yield* targetOf(workspaceId, received.fields, received.name)
       if (Option.isSome(target) && target.value.kind !== received.sniffed.kind) {
-        const message = `A ${received.sniffed.kind} file cannot replace ${target.value.id}, a ${target.value.kind} file.`
+        const { id, kind } = target.value
+        const message = `A ${received.sniffed.kind} file cannot replace ${id}, a ${kind} file.`
         return yield* new Conflict({ message, details: [detailAt(["replaces"], message, "sameKind")] })
       }
       const byId = received.fields.get("replaces") !== undefined
       const name = Option.isSome(target) && byId
         ? withExtension(target.value.name, received.sniffed, received.sentName)
         : received.name
-      return yield* land(rowOf(workspaceId, principal, received, name), target)
+      return { landed: yield* commit(rowOf(workspaceId, principal, received, name), target), target }
     }).pipe(Effect.onError(() => uploads.discard(received)))
+    yield* handOver(landed, target)
     return { file: yield* view(landed), storage: yield* usage.storageBlock(workspaceId) }
   })
 
@@ -166,7 +168,8 @@ const make = Effect.gen(function*() {
   const previewFile = Effect.fn("MediaLibrary.previewFile")(function*(id: string, exp: string, sig: string) {
     const now = new Date(yield* Clock.currentTimeMillis)
     if (!signing.verify(previewPath(id), exp, sig, now)) {
-      return yield* new Forbidden({ message: "The preview link is wrong or has expired; list the media for a fresh one." })
+      const message = "The preview link is wrong or has expired; list the media for a fresh one."
+      return yield* new Forbidden({ message })
     }
     return yield* Effect.flatMap(repo.findAny(id), Option.match({
       onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
@@ -174,7 +177,7 @@ const make = Effect.gen(function*() {
     }))
   })
 
-  return { upload, list, rename, remove, uses, previewFile, view, existing, land }
+  return { upload, list, rename, remove, uses, previewFile, view }
 })
 
 export class MediaLibrary extends Context.Tag("clipwright/services/MediaLibrary")<

@@ -34,6 +34,8 @@ export interface Received {
   readonly fields: ReadonlyMap<string, string>
 }
 
+type Refusal = PayloadTooLarge | SchemaValidation
+
 const invalidFile = (message: string, rule: string) =>
   new SchemaValidation({ message, details: [detailAt(["file"], message, rule)] })
 
@@ -53,7 +55,7 @@ const multipartRefusal = (e: Multipart.MultipartError) => {
     case "FieldTooLarge":
       return new PayloadTooLarge({ message: `The upload is over the ${UPLOAD_CEILING / MB} MB ceiling.` })
     case "TooManyParts":
-      return new SchemaValidation({ message: "Too many parts: send one file and at most the text parts replace and replaces." })
+      return new SchemaValidation({ message: "Too many parts: send one file and the text parts replace or replaces." })
     default:
       return new SchemaValidation({ message: "The multipart body could not be read." })
   }
@@ -68,8 +70,7 @@ const make = Effect.gen(function*() {
   const blobs = yield* BlobStorage
   const usage = yield* StorageUsage
 
-  const admitter = (accepts: Accepts, shareLeft: number, mediaShare: number): Admit<PayloadTooLarge | SchemaValidation> =>
-  (sniffed) => {
+  const admitter = (accepts: Accepts, shareLeft: number, mediaShare: number): Admit<Refusal> => (sniffed) => {
     const verdict = accepts(sniffed)
     if (typeof verdict === "string") return Effect.fail(invalidFile(verdict, "fileType"))
     const limit = Math.min(verdict.maxBytes, UPLOAD_CEILING)
@@ -96,7 +97,9 @@ const make = Effect.gen(function*() {
       const { head, sniffed } = inspected
       if (sniffed.kind !== "Image" || sniffed.mimeType === "image/svg+xml") return null
       const size = yield* dimensionsOf(sniffed.mimeType, readAt(key, stored.byteSize, head))
-      if (size === undefined) return yield* invalidFile("The picture's size cannot be read from its header.", "dimensions")
+      if (size === undefined) {
+        return yield* invalidFile("The picture's size cannot be read from its header.", "dimensions")
+      }
       if (!fitsPixelLimit(size)) {
         const message = `The picture is ${size.width}×${size.height}; at most ${MAX_SIDE}×${MAX_SIDE} is taken.`
         return yield* invalidFile(message, "maxPixels")
@@ -141,7 +144,8 @@ const make = Effect.gen(function*() {
       }).pipe(
         Effect.catchTags({
           MultipartError: (e) => Effect.fail(multipartRefusal(e)),
-          BlobTooLarge: () => Effect.fail(new PayloadTooLarge({ message: `The upload is over ${UPLOAD_CEILING / MB} MB.` }))
+          BlobTooLarge: () =>
+            Effect.fail(new PayloadTooLarge({ message: `The upload is over ${UPLOAD_CEILING / MB} MB.` }))
         })
       )
       if (file === undefined) return yield* invalidFile("Send exactly one file part (multipart/form-data).", "required")

@@ -1,4 +1,6 @@
 import { Context, Duration, Effect, Either, Layer, Ref, Schedule } from "effect"
+import { join } from "node:path"
+import { AppConfig } from "../Config.js"
 import { newUlid } from "../domain/Ulid.js"
 import type { RenderError } from "../render/RenderError.js"
 import { renderClipEffect } from "../render/RenderEffect.js"
@@ -30,6 +32,8 @@ const make = Effect.gen(function*() {
   const repo = yield* RenderRepo
   const blobs = yield* BlobStorage
   const looks = yield* BrandLooks
+  // Normalised intros/outros and video stills, kept between renders (and shared by nodes sharing DATA_DIR).
+  const cacheDir = join((yield* AppConfig).dataDir, "cache", "render")
 
   const drawOne = (job: RenderJobRow, ratio: string, locale: string) =>
     Effect.scoped(Effect.gen(function*() {
@@ -49,6 +53,7 @@ const make = Effect.gen(function*() {
       yield* flush.pipe(Effect.repeat(Schedule.spaced("1 second")), Effect.delay("1 second"), Effect.forkScoped)
       const result = yield* renderClipEffect(scene, {
         outputPath: temp,
+        cacheDir,
         onProgress: (fraction) => Effect.runSync(Ref.set(progress, fraction))
       }).pipe(
         Effect.timeoutFail({

@@ -79,7 +79,8 @@ const make = Effect.gen(function*() {
   const insert = SqlSchema.findOne({
     Request: Schema.Any,
     Result: MediaRow,
-    execute: (row: MediaInsert) => sql`INSERT INTO media_files ${sql.insert({ ...row })} RETURNING ${sql.unsafe(columns)}`
+    execute: (row: MediaInsert) =>
+      sql`INSERT INTO media_files ${sql.insert({ ...row })} RETURNING ${sql.unsafe(columns)}`
   })
 
   /** False when the name is taken by another live file. */
@@ -124,6 +125,9 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class MediaRepo extends Context.Tag("clipwright/sql/MediaRepo")<MediaRepo, Effect.Effect.Success<typeof make>>() {
+export class MediaRepo extends Context.Tag("clipwright/sql/MediaRepo")<
+  MediaRepo,
+  Effect.Effect.Success<typeof make>
+>() {
   static readonly layer = Layer.effect(MediaRepo, make)
 }

@@ -5,7 +5,7 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
+import { MARKET, videoBody, waitForExport } from "../support/Exports.js"
 import { startNode, type TestNode } from "../support/Node.js"
 
 let db: TestDatabase
@@ -32,6 +32,14 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true })
 })
 
+const isFfmpeg = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("ffmpeg")
+  } catch {
+    return false
+  }
+}
+
 const childrenOf = (pid: number): Array<number> => {
   try {
     return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number)
@@ -44,7 +52,9 @@ describe("a render on a node that dies", () => {
   it("is finished by the other node and counted once", async () => {
     const [a] = nodes as [TestNode, TestNode]
     const { api, apiKey } = await workspaceWithKey(a, ["renders:read", "renders:write", "templates:read"])
-    const started = await api.post("/v1/direct-export/video", videoBody(await compactExample(api), { ratio: "9x16" }))
+    // The standard build draws 10 s, which leaves time to kill the node while it draws.
+    const standard = (await api.get(`/v1/formats/template/${MARKET}?variant=standard&version=1.1.0`)).body.example
+    const started = await api.post("/v1/direct-export/video", videoBody(standard, { variant: "standard", version: "1.1.0", ratio: "9x16" }))
     expect(started.status).toBe(202)
     const jobId = started.body.jobId as string
 
@@ -53,7 +63,7 @@ describe("a render on a node that dies", () => {
     const deadline = Date.now() + 30_000
     while (renderer === undefined && Date.now() < deadline) {
       const [job] = await query<{ state: string }>(db.url, "SELECT state FROM render_jobs WHERE id = $1", [jobId])
-      if (job?.state === "RENDERING") renderer = nodes.find((n) => childrenOf(n.process.pid!).length > 0)
+      if (job?.state === "RENDERING") renderer = nodes.find((n) => childrenOf(n.process.pid!).some(isFfmpeg))
       if (renderer === undefined) await new Promise((r) => setTimeout(r, 100))
     }
     expect(renderer).toBeDefined()

@@ -7,7 +7,7 @@ import { ffmpegPath } from "../../src/render/Ffmpeg.js"
 import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { renderClip, renderKeyframe } from "../../src/render/Render.js"
 import type { BrandMarks, SceneInput } from "../../src/render/Scene.js"
-import { copyMismatch } from "../../src/render/Splice.js"
+import { copyMismatch, joinSegments, normalised } from "../../src/render/Splice.js"
 import { cleanup, pixels, scene, tmp } from "./fixtures.js"
 
 afterAll(cleanup)
@@ -129,9 +129,43 @@ describe("a branded render", () => {
   })
 
   it("draws a video background from its first frame", async () => {
-    const png = await renderKeyframe(branded({ background: { kind: "video", path: files.backdrop } }), 29)
+    const input = branded({ background: { kind: "video", path: files.backdrop } })
+    const png = await renderKeyframe(input, 29, undefined, join(dir, "stills"))
+    expect(readdirSync(join(dir, "stills")).filter((f) => f.endsWith(".png"))).toHaveLength(1)
     const p = await pixels(png)
     expect(near(at(p, 1, 1), [0x20, 0x40, 0xc0], 20)).toBe(true)
+  })
+})
+
+describe("joining intro and outro", () => {
+  it("mixes an MP3 in under a clip without intro or outro, cut to the clip's length", async () => {
+    const mp3 = join(dir, "sound.mp3")
+    ffmpeg("-f", "lavfi", "-i", "sine=frequency=330:duration=0.4", "-c:a", "libmp3lame", "-y", mp3)
+    const out = join(dir, "mp3.mp4")
+    const options = { outputPath: out, cacheDir: join(dir, "c2") }
+    const result = await renderClip(scene({ brand: { soundPath: mp3 } }), options)
+    expect(result.durationMs).toBe(1000)
+    expect(result.joined).toBeUndefined()
+    const info = await readMp4Info(out)
+    expect(info.video?.samples).toBe(30)
+    // A short sound loops to the clip's length.
+    expect(info.tracks.find((t) => t.kind === "audio")?.durationMs).toBeGreaterThan(990)
+  })
+
+  it("re-encodes in one pass when the segments' parameter sets differ", async () => {
+    const cacheDir = join(dir, "c3")
+    const target = { width: W, height: H, fps: 30 }
+    const encoder = (preset: string) => ({ codec: "libx264", preset, crf: 23 })
+    const [veryfast, ultrafast] = [encoder("veryfast"), encoder("ultrafast")]
+    const a = await normalised({ path: files.intro }, target, veryfast, cacheDir)
+    const b = await normalised({ path: files.intro }, target, ultrafast, cacheDir)
+    expect(copyMismatch(await Promise.all([a, b].map((p) => readMp4Info(p))))).toBeDefined()
+    const out = join(dir, "mixed.mp4")
+    const method = await joinSegments([a, b], out, target, veryfast)
+    expect(method).toBe("encode")
+    const info = await readMp4Info(out)
+    expect(info.video?.samples).toBe(60)
+    expect(info.tracks.some((t) => t.kind === "audio")).toBe(true)
   })
 })
 

@@ -77,6 +77,14 @@ export const routes: ReadonlyArray<Route> = [
     path: () => "/v1/media/renders"
   },
   {
+    name: "GET /v1/media",
+    method: "GET",
+    permission: "media:read",
+    otherMode: "media:write",
+    ok: 200,
+    path: () => "/v1/media"
+  },
+  {
     name: "POST /v1/storage/split",
     method: "POST",
     permission: "media:write",

@@ -1,16 +1,19 @@
 import * as fs from "node:fs"
 import type { Answer } from "./Client.js"
 
-/** A multipart upload with `fetch`, `FormData` and `Blob`: one file part named `name`, then the text parts. */
+/** A multipart upload with `fetch`, `FormData` and `Blob`: the text parts and one file part named `name`. */
 export const upload = async (
   url: string,
   key: string,
   file: { readonly bytes: Uint8Array; readonly name: string; readonly type?: string },
-  fields: Record<string, string> = {}
+  fields: Record<string, string> = {},
+  order: "fieldsFirst" | "fileFirst" = "fieldsFirst"
 ): Promise<Answer> => {
   const form = new FormData()
-  for (const [name, value] of Object.entries(fields)) form.append(name, value)
+  const addFields = () => Object.entries(fields).forEach(([name, value]) => form.append(name, value))
+  if (order === "fieldsFirst") addFields()
   form.append("file", new Blob([file.bytes], { type: file.type ?? "application/octet-stream" }), file.name)
+  if (order === "fileFirst") addFields()
   const response = await fetch(url, { method: "POST", headers: { authorization: `Bearer ${key}` }, body: form })
   const text = await response.text()
   let body: unknown
@@ -60,7 +63,7 @@ export const streamUpload = async (url: string, key: string, head: Uint8Array, s
     duplex: "half"
   } as RequestInit).then(
     async (r) => ({ status: r.status, text: await r.text() }),
-    (error: unknown) => ({ status: 0, text: String(error) })
+    (error: unknown) => ({ status: 0, text: `${String(error)} ${String((error as { cause?: unknown }).cause)}` })
   )
   return { ...response, sent: () => sent }
 }

@@ -89,10 +89,6 @@ export const briefing: Template = {
         "Removable phone batteries return by 2027",
         "Collection targets double for portable batteries"
       ],
-      images: [
-        { url: "media://battery-line.jpg", alt: "Battery cells on an assembly line" },
-        { url: "media://01J2Z3ABCDEF0123456789ABCD", alt: "Electric car charging" }
-      ],
       source: "Official Journal of the EU"
     },
     metaData: {

@@ -80,7 +80,6 @@ export const marketMove: Template = {
         { label: "Gold", value: 2331.8, unit: "USD", direction: "down" }
       ],
       bullets: ["Energy leads with a 2.1% gain", "Banks slip on rate-cut bets", "Volumes 8% below average"],
-      images: [{ url: "media://trading-floor.jpg", alt: "Traders at their desks" }],
       source: "Exchange data, 17:35 CET"
     },
     metaData: {

@@ -77,10 +77,6 @@ export const scoreboard: Template = {
         { label: "vivo", value: 25.9, unit: "m", direction: "flat" }
       ],
       bullets: ["Market grew 6.5% year on year", "Fourth straight quarter of growth"],
-      images: [
-        { url: "media://samsung-logo.png", alt: "Samsung logo" },
-        { url: "media://apple-logo.png", alt: "Apple logo" }
-      ],
       source: "Industry tracker estimates"
     },
     metaData: {
