@@ -147,7 +147,6 @@ describe("upload", () => {
     expect(streamed.result.status, streamed.result.text).toBe(413)
     expect(JSON.parse(streamed.result.text).error.message).toContain("10 MB")
     const growth = Math.max(announced.peak, streamed.peak) - before
-    if (process.env["MEDIA_RSS_LOG"] !== undefined) console.log(`RSS growth ${(growth / MB).toFixed(1)} MB`)
     expect(growth, `RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(20 * MB)
     const files = await api.get("/v1/media")
     expect(files.body.files.map((f: { name: string }) => f.name)).not.toContain("big.png")
