@@ -72,7 +72,7 @@ export const requestContext = (errorsBase: string) =>
       const request = yield* HttpServerRequest.HttpServerRequest
       const sent = request.headers["x-request-id"]
       const requestId = sent !== undefined && ULID.test(sent) ? sent : newUlid()
-      const pathname = new URL(request.url, "http://x").pathname
+      const pathname = request.url.split("?", 1)[0] ?? ""
       const parent = yield* traceparent
       const stamp = (response: HttpServerResponse.HttpServerResponse) =>
         HttpServerResponse.setHeaders(response, {
