@@ -81,14 +81,28 @@ export const audioFilter = (seconds: number, fade: number): string => {
   return `aresample=48000,aformat=channel_layouts=stereo,apad,atrim=end=${end}${faded}`
 }
 
-/** Arguments for raw yuv420p frames on stdin → H.264 MP4, progress as key=value lines on stdout. */
+/**
+ * A video under the drawn frames: looped, cover-fitted (scaled and cropped) to the frame and resampled to its rate.
+ * Its YUV samples pass through untouched (read as BT.709, like the output is tagged).
+ */
+export interface VideoBackground {
+  readonly path: string
+}
+
+/**
+ * Arguments for raw frames on stdin → H.264 MP4, progress as key=value lines on stdout. The frames are yuv420p, or
+ * yuva420p laid over a video background (transparent where the background shows).
+ */
 export const encodeArgs = (
   input: RawInput,
   output: string,
   enc: EncoderSettings = defaultEncoder,
-  audio?: AudioSource
+  audio?: AudioSource,
+  background?: VideoBackground
 ): Array<string> => {
-  const seconds = input.frames / input.fps
+  const { width: W, height: H, fps } = input
+  const seconds = input.frames / fps
+  const backgroundIn = background === undefined ? [] : ["-stream_loop", "-1", "-i", background.path]
   const audioIn = audio === undefined
     ? []
     : audio.kind === "sound"
@@ -96,9 +110,18 @@ export const encodeArgs = (
     : silenceInput
   // A sound fades out over its last half second (a quarter of very short clips).
   const fade = audio?.kind === "sound" ? Math.min(0.5, seconds / 4) : 0
+  const audioIndex = background === undefined ? 1 : 2
+  const video = background === undefined
+    ? ["-vf", "setsar=1"]
+    : [
+      "-filter_complex",
+      `[1:v]setpts=PTS-STARTPTS,scale=${W}:${H}:force_original_aspect_ratio=increase,crop=${W}:${H},setsar=1,` +
+      `fps=${fps},format=yuv420p[bg];[bg][0:v]overlay=format=yuv420:shortest=1,format=yuv420p[v]`
+    ]
+  const videoMap = background === undefined ? "0:v:0" : "[v]"
   const audioOut = audio === undefined
-    ? ["-an"]
-    : ["-map", "0:v:0", "-map", "1:a:0", "-af", audioFilter(seconds, fade), ...audioCodecArgs]
+    ? [...(background === undefined ? [] : ["-map", videoMap]), "-an"]
+    : ["-map", videoMap, "-map", `${audioIndex}:a:0`, "-af", audioFilter(seconds, fade), ...audioCodecArgs]
   return [
     "-hide_banner",
     "-nostdin",
@@ -106,18 +129,19 @@ export const encodeArgs = (
     "-nostats",
     "-progress", "pipe:1",
     "-f", "rawvideo",
-    "-pix_fmt", "yuv420p",
-    "-s", `${input.width}x${input.height}`,
-    "-framerate", String(input.fps),
+    "-pix_fmt", background === undefined ? "yuv420p" : "yuva420p",
+    "-s", `${W}x${H}`,
+    "-framerate", String(fps),
     "-color_range", "tv",
     "-colorspace", "bt709",
     "-i", "pipe:0",
+    ...backgroundIn,
     ...audioIn,
     // With audio, a frame limit would close the file while the audio encoder still holds the last half second.
     ...(audio === undefined ? ["-frames:v", String(input.frames)] : ["-t", seconds.toFixed(6)]),
     ...audioOut,
-    "-vf", "setsar=1",
-    ...videoCodecArgs(input.fps, enc),
+    ...video,
+    ...videoCodecArgs(fps, enc),
     "-movflags", "+faststart",
     "-f", "mp4",
     "-y", output
@@ -139,3 +163,13 @@ export const progressParser = (onFrame: (frame: number) => void) => {
     }
   }
 }
+
+/** Arguments for a video decoded to `frames` raw RGBA frames of w×h on stdout, looped and resampled to `fps`. */
+export const videoFramesArgs = (path: string, w: number, h: number, fps: number, frames: number): Array<string> => [
+  "-hide_banner", "-nostdin", "-loglevel", "error",
+  "-stream_loop", "-1", "-i", path,
+  "-map", "0:v:0",
+  "-vf", `setpts=PTS-STARTPTS,scale=${w}:${h},fps=${fps},format=rgba`,
+  "-frames:v", String(frames),
+  "-f", "rawvideo", "-pix_fmt", "rgba", "pipe:1"
+]

@@ -5,7 +5,7 @@ import { fontsFor } from "./Fonts.js"
 import { layout } from "./Layout.js"
 import { timeline, timeOf } from "./Motion.js"
 import type { Timeline } from "./Motion.js"
-import { barFill, paintBackground, paintBar, paintElements } from "./Paint.js"
+import { barFill, paintBackground, paintBar, paintElements, paintTrack } from "./Paint.js"
 import type { Assets } from "./Paint.js"
 import type { Plan } from "./Plan.js"
 import type { BadgeMark } from "./Marks.js"
@@ -26,6 +26,46 @@ export interface FrameSource {
   readonly timeOf: (frame: number) => number
   readonly barColour: Yuv
   readonly barWidth: (frame: number) => number
+  /** Frames are transparent where a video background is to show through (straight alpha, read with getImageData). */
+  readonly transparent: boolean
+  /** A video badge, played by the caller into its box frame by frame. */
+  readonly badge?: MovingBadge
+}
+
+export interface MovingBadge {
+  readonly path: string
+  /** The box in pixels (even): the frames `show` takes are w×h RGBA. */
+  readonly x: number
+  readonly y: number
+  readonly w: number
+  readonly h: number
+  /** Rows [y0, y1) (even) the box covers. */
+  readonly rows: { readonly y0: number; readonly y1: number }
+  /** Shows a frame in the badge from the next draw on. */
+  readonly show: (rgba: Uint8Array) => void
+}
+
+/** The box of a picture badge, showing the video's first frame until `show` is handed the next. */
+const movingBadge = (path: string, plan: Plan, still: Image, height: number) => {
+  const el = plan.elements.find((e) => e.kind === "badge" && e.lines.length === 0)
+  if (el === undefined || el.kind !== "badge") return undefined
+  // Snapped to even pixels, so a frame of the finished scene can take the badge's pixels straight into I420.
+  const even = (v: number) => Math.round(v / 2) * 2
+  const x = Math.max(0, even(el.rect.x))
+  const y = Math.max(0, even(el.rect.y))
+  const w = Math.max(2, Math.min(even(el.rect.w), even(plan.width) - x))
+  const h = Math.max(2, Math.min(even(el.rect.h), height - y))
+  const snapped = { ...plan, elements: plan.elements.map((e) => (e === el ? { ...el, rect: { x, y, w, h } } : e)) }
+  const box = createCanvas(w, h)
+  const bctx = box.getContext("2d")
+  bctx.drawImage(still, 0, 0, w, h)
+  const frame = bctx.createImageData(w, h)
+  const rows = { y0: y, y1: y + h }
+  const show = (rgba: Uint8Array) => {
+    frame.data.set(rgba)
+    bctx.putImageData(frame, 0, 0)
+  }
+  return { box, plan: snapped, badge: { path, x, y, w, h, rows, show } satisfies MovingBadge }
 }
 
 const load = async (path: string | undefined): Promise<Image | undefined> => {
@@ -38,9 +78,12 @@ const load = async (path: string | undefined): Promise<Image | undefined> => {
   }
 }
 
-/** A picture path of a badge or background; a video should have been replaced by its first frame already. */
+/**
+ * A picture path of a badge or background. A video background left in the scene is laid under the frames by ffmpeg
+ * (the drawer leaves it transparent); any other video should have been replaced by its first frame already.
+ */
 const pictureOf = (mark: { readonly kind: string; readonly path?: string } | undefined) =>
-  mark === undefined || mark.kind === "color" || mark.kind === "text" ? undefined : mark.path
+  mark === undefined || mark.kind === "color" || mark.kind === "text" || mark.kind === "video" ? undefined : mark.path
 
 const badgeMark = (badge: BrandBadge | undefined, image: Image | undefined): BadgeMark | undefined =>
   badge === undefined
@@ -57,24 +100,30 @@ export const prepare = async (input: SceneInput): Promise<FrameSource> => {
   const stacks = fontsFor(scene.locale, scene.brand)
   const [logo, badge, background, ...pictures] = await Promise.all([
     load(scene.brand?.logoPath),
-    load(pictureOf(scene.brand?.badge)),
+    load(scene.brand?.badge?.kind === "video" ? scene.brand.badge.still : pictureOf(scene.brand?.badge)),
     load(pictureOf(scene.brand?.background)),
     ...(scene.content.images ?? []).slice(0, 3).map((i) => load(i.path))
   ])
+  const canvas = createCanvas(scene.width, scene.height)
+  const ctx: SKRSContext2D = canvas.getContext("2d")
+  const laid = layout(ctx, scene, stacks, logo, badgeMark(scene.brand?.badge, badge))
+  const video = scene.brand?.badge?.kind === "video" ? scene.brand.badge.path : undefined
+  const moving = video === undefined || badge === undefined ? undefined : movingBadge(video, laid, badge, scene.height)
+  const plan = moving?.plan ?? laid
   const assets: Assets = {
     pictures,
     ...(logo === undefined ? {} : { logo }),
-    ...(badge === undefined ? {} : { badge }),
+    ...(badge === undefined ? {} : { badge: moving?.box ?? badge }),
     ...(background === undefined ? {} : { background })
   }
-  const canvas = createCanvas(scene.width, scene.height)
-  const ctx: SKRSContext2D = canvas.getContext("2d")
-  const plan = layout(ctx, scene, stacks, logo, badgeMark(scene.brand?.badge, badge))
   const tl = timeline(plan.naturalEnd, scene.frames, scene.fps)
+  const transparent = scene.brand?.background?.kind === "video"
   const staticLayer = createCanvas(scene.width, scene.height)
-  paintBackground(staticLayer.getContext("2d"), scene, plan, assets)
+  if (transparent) paintTrack(staticLayer.getContext("2d"), plan)
+  else paintBackground(staticLayer.getContext("2d"), scene, plan, assets)
   const base = (t: number) => {
     ctx.globalAlpha = 1
+    if (transparent) ctx.clearRect(0, 0, scene.width, scene.height)
     ctx.drawImage(staticLayer, 0, 0)
     paintElements(ctx, plan, assets, scene.locale, t)
   }
@@ -91,6 +140,8 @@ export const prepare = async (input: SceneInput): Promise<FrameSource> => {
     drawStill: () => base(Number.POSITIVE_INFINITY),
     timeOf: (frame) => (frame >= tl.stillFrom ? Number.POSITIVE_INFINITY : timeOf(frame, scene.fps, tl)),
     barColour: yuvOf(accent.r, accent.g, accent.b),
-    barWidth: (frame) => barFill(plan, frame, scene.frames)
+    barWidth: (frame) => barFill(plan, frame, scene.frames),
+    transparent,
+    ...(moving === undefined ? {} : { badge: moving.badge })
   }
 }

@@ -1,4 +1,4 @@
-import type { Image, SKRSContext2D } from "@napi-rs/canvas"
+import type { Canvas, Image, SKRSContext2D } from "@napi-rs/canvas"
 import { rgba } from "./Color.js"
 import { countValue, formatNumber, progress } from "./Motion.js"
 import type { Arrow, Colours, Counter, Element, Plan, Rect } from "./Plan.js"
@@ -8,7 +8,8 @@ import { drawLines } from "./Text.js"
 export interface Assets {
   readonly pictures: ReadonlyArray<Image | undefined>
   readonly logo?: Image
-  readonly badge?: Image
+  /** A picture badge, or the box a video badge plays in. */
+  readonly badge?: Image | Canvas
   /** The brand's background picture (or its video's first frame), drawn instead of the gradient. */
   readonly background?: Image
 }
@@ -41,6 +42,12 @@ export const paintBackground = (ctx: SKRSContext2D, scene: SceneInput, plan: Pla
   glow(W * 0.02, H * 0.98, m * 0.45, 0.1)
   ctx.fillStyle = plan.colours.track
   ctx.fillRect(bar.x, bar.y, bar.w, bar.h)
+}
+
+/** The progress bar's track alone: the static layer over a video background. */
+export const paintTrack = (ctx: SKRSContext2D, plan: Plan): void => {
+  ctx.fillStyle = plan.colours.track
+  ctx.fillRect(plan.bar.x, plan.bar.y, plan.bar.w, plan.bar.h)
 }
 
 /** Filled width of the progress bar at a frame; even, so it paints into I420 chroma exactly. */

@@ -56,7 +56,9 @@ export const renderClip = async (scene: SceneInput, options: RenderOptions): Pro
   if (isAborted(signal)) throw new RenderInterrupted()
   const cacheDir = options.cacheDir ?? defaultCacheDir()
   const encoder = options.encoder ?? defaultEncoder
-  const input = await withStills(scene, cacheDir, signal)
+  const input = await withStills(scene, cacheDir, signal, true)
+  const background = input.brand?.background
+  const videoBackground = background?.kind === "video" ? { path: background.path } : undefined
   const { intro, outro, soundPath } = input.brand ?? {}
   // Intros and outros are normalised (or found in the cache) while the clip is drawn.
   const target = { width: input.width, height: input.height, fps: input.fps }
@@ -69,7 +71,7 @@ export const renderClip = async (scene: SceneInput, options: RenderOptions): Pro
     ? { kind: "silence" }
     : undefined
   const partial = `${options.outputPath}.${randomBytes(4).toString("hex")}.partial`
-  const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, encoder, audio), {
+  const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, encoder, audio, videoBackground), {
     stdio: ["pipe", "pipe", "pipe"]
   })
   const ffmpegExit = exited(ffmpeg)

@@ -48,15 +48,18 @@ export interface Insets {
   readonly left: number
 }
 
-/** A brand badge: a pill with one or two lines of text, or a picture (an MP4 badge is drawn from its first frame). */
+/**
+ * A brand badge: a pill with one or two lines of text, or a picture. An MP4 badge plays (looped) in a clip and shows
+ * its first frame in a keyframe; `still` is that frame, filled in by the renderer (the layout takes its size).
+ */
 export type BrandBadge =
   | { readonly kind: "text"; readonly primaryLine: string; readonly secondaryLine?: string }
   | { readonly kind: "image"; readonly path: string }
-  | { readonly kind: "video"; readonly path: string }
+  | { readonly kind: "video"; readonly path: string; readonly still?: string }
 
 /**
- * What lies under the content: the look's gradient (`color`), a picture cover-fitted to the frame, or a video, of
- * which the first frame is drawn as a still picture.
+ * What lies under the content: the look's gradient (`color`), a picture cover-fitted to the frame, or a video,
+ * cover-fitted and looped under a clip (a keyframe shows its first frame).
  */
 export type BrandBackground =
   | { readonly kind: "color" }

@@ -37,20 +37,30 @@ const stillOr = async (video: string, cacheDir: string, signal?: AbortSignal) =>
 
 /**
  * The scene the drawer is handed: a video badge or background becomes its first frame (a still picture), since the
- * drawer draws pictures only.
+ * drawer draws pictures only. With `moving` (a clip, not a keyframe) a readable video stays a video: ffmpeg lays a
+ * background under the drawn frames, and the drawer plays a badge in its box (its first frame sizes the box).
  */
-export const withStills = async (scene: SceneInput, cacheDir: string, signal?: AbortSignal): Promise<SceneInput> => {
+export const withStills = async (
+  scene: SceneInput,
+  cacheDir: string,
+  signal?: AbortSignal,
+  moving = false
+): Promise<SceneInput> => {
   const brand = scene.brand
   if (brand === undefined) return scene
   let badge: BrandBadge | undefined = brand.badge
   let background: BrandBackground | undefined = brand.background
   if (badge?.kind === "video") {
     const still = await stillOr(badge.path, cacheDir, signal)
-    badge = still === undefined ? undefined : { kind: "image", path: still }
+    badge = still === undefined
+      ? undefined
+      : moving
+      ? { kind: "video", path: badge.path, still }
+      : { kind: "image", path: still }
   }
   if (background?.kind === "video") {
     const still = await stillOr(background.path, cacheDir, signal)
-    background = still === undefined ? { kind: "color" } : { kind: "image", path: still }
+    background = still === undefined ? { kind: "color" } : moving ? background : { kind: "image", path: still }
   }
   if (badge === brand.badge && background === brand.background) return scene
   const { badge: _b, background: _g, ...rest } = brand

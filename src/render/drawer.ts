@@ -1,12 +1,13 @@
 /**
  * Drawer child process. Reads a SceneInput as JSON on stdin and writes to stdout either raw yuv420p
- * frames (`video`, stdout is ffmpeg's stdin) or one PNG (`keyframe <frame>`). A native crash here takes
- * down only this process.
+ * frames (`video`, stdout is ffmpeg's stdin; yuva420p over a video background) or one PNG (`keyframe <frame>`).
+ * A native crash here takes down only this process.
  */
 import { dirtyRows } from "./Dirty.js"
 import { prepare } from "./Frames.js"
 import type { SceneInput } from "./Scene.js"
-import { frameBytes, paintRect, rgbaToI420 } from "./Yuv.js"
+import { videoFrames } from "./VideoFrames.js"
+import { alphaPlane, frameBytes, paintRect, rgbaBlockToI420, rgbaToI420 } from "./Yuv.js"
 
 const readStdin = async (): Promise<string> => {
   const chunks: Array<Buffer> = []
@@ -27,28 +28,46 @@ const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined)
 const video = async (scene: SceneInput) => {
   const src = await prepare(scene)
   const { width, height, frames } = scene
-  const bytes = frameBytes(width, height)
+  // Over a video background the frames are yuva420p; the alpha needs straight (not premultiplied) pixels.
+  const alpha = src.transparent
+  const bytes = frameBytes(width, height, alpha)
   // The finished scene is converted once; animated frames convert only the rows still moving.
   src.drawStill()
   const still = Buffer.allocUnsafe(bytes)
-  rgbaToI420(src.canvas.data(), width, height, still)
+  const whole = alpha ? src.canvas.getContext("2d").getImageData(0, 0, width, height).data : src.canvas.data()
+  rgbaToI420(whole, width, height, still)
+  if (alpha) alphaPlane(whole, width, height, still)
   const buf = Buffer.allocUnsafe(bytes)
   const { bar } = src.plan
+  // A video badge plays in its box: drawn with the scene while anything else moves, else laid straight into the frame.
+  const badge = src.badge
+  const played = badge === undefined ? undefined : videoFrames(badge.path, badge.w, badge.h, scene.fps, frames)
+  let shown: Buffer | undefined
   for (let f = 0; f < frames; f++) {
     buf.set(still)
-    if (f < src.timeline.stillFrom) {
-      const rows = dirtyRows(src.plan, src.timeOf(f))
-      if (rows !== undefined) {
-        src.draw(f)
-        const band = src.canvas.getContext("2d").getImageData(0, rows.y0, width, rows.y1 - rows.y0).data
-        rgbaToI420(band, width, height, buf, rows.y0, rows.y1, true)
-        if (f % 4 === 3) collect()
+    let rows = f < src.timeline.stillFrom ? dirtyRows(src.plan, src.timeOf(f)) : undefined
+    if (badge !== undefined && played !== undefined) {
+      shown = (await played.next()) ?? shown
+      if (rows === undefined) {
+        // Only the badge moves, and it is opaque and whole: its pixels go straight into the frame.
+        if (shown !== undefined) rgbaBlockToI420(shown, badge.w, badge.h, buf, width, height, badge.x, badge.y)
+      } else {
+        if (shown !== undefined) badge.show(shown)
+        rows = { y0: Math.min(rows.y0, badge.rows.y0), y1: Math.max(rows.y1, badge.rows.y1) }
       }
     }
-    paintRect(buf, width, height, { x: bar.x, y: bar.y, w: src.barWidth(f), h: bar.h }, src.barColour)
+    if (rows !== undefined) {
+      src.draw(f)
+      const band = src.canvas.getContext("2d").getImageData(0, rows.y0, width, rows.y1 - rows.y0).data
+      rgbaToI420(band, width, height, buf, rows.y0, rows.y1, true)
+      if (alpha) alphaPlane(band, width, height, buf, rows.y0, rows.y1, true)
+      if (f % 4 === 3) collect()
+    }
+    paintRect(buf, width, height, { x: bar.x, y: bar.y, w: src.barWidth(f), h: bar.h }, src.barColour, alpha)
     await write(buf)
     await turn()
   }
+  played?.close()
 }
 
 const keyframe = async (scene: SceneInput, frame: number) => {
