@@ -1,7 +1,7 @@
 import { Either, Option } from "effect"
-import { briefing } from "./data/Briefing.js"
-import { marketMove } from "./data/MarketMove.js"
-import { scoreboard } from "./data/Scoreboard.js"
+import { briefing } from "./shipped/Briefing.js"
+import { marketMove } from "./shipped/MarketMove.js"
+import { scoreboard } from "./shipped/Scoreboard.js"
 import type { Build, ResolvedBuild, Template, Variant } from "./Template.js"
 
 /** When this registry release was cut; reported as `syncedAt` on the workspace view. */
