@@ -8,16 +8,14 @@
  * Not a test: it prints figures next to their targets and exits 0 whether they are met or not.
  */
 import autocannon, { type Options, type Result } from "autocannon"
-import { type ChildProcess, spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
-import * as path from "node:path"
 import { parseArgs } from "node:util"
+import { call, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
-import { freePort, startNode, type TestNode } from "../test/support/Node.js"
+import { startNode, type TestNode } from "../test/support/Node.js"
 
 const TEMPLATE_ID = "tpl_3a7c91e04b5d"
-const root = path.resolve(import.meta.dirname, "..")
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,8 +31,6 @@ const connections = Number(flags.connections)
 const streamCount = Number(flags.streams)
 const warmup = Number(flags.warmup)
 
-const log = (text: string) => process.stderr.write(`${text}\n`)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** Resident and peak memory of a process, in MB, from /proc (Linux). */
 const memoryOf = (pid: number) => {
@@ -43,38 +39,8 @@ const memoryOf = (pid: number) => {
   return { rss: field("VmRSS"), peak: field("VmHWM") }
 }
 
-const call = async (url: string, method: string, key: string, body?: unknown) => {
-  const response = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`)
-  return { text, json: JSON.parse(text) as any }
-}
 
-/** The bare node:http yardstick as its own process (same loader as the node, so the runtime is the same). */
-const startPlain = async (body: string) => {
-  const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/support/PlainServer.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), BODY: body },
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`plain server exited with ${code}`)))
-    child.stdout?.on("data", (d: Buffer) => d.toString().includes("ready") && resolve())
-  })
-  return { url: `http://127.0.0.1:${port}`, process: child }
-}
 
-const stopChild = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once("exit", resolve))
-  child.kill("SIGTERM")
-  await exited
-}
 
 const load = (options: Options, seconds: number): Promise<Result> =>
   Promise.resolve(autocannon({ connections, pipelining: 1, timeout: 10, ...options, duration: seconds }))
@@ -104,18 +70,6 @@ const statusesOf = (r: Result) => {
   return codes.length === 0 ? "" : ` (${codes.map(([code, { count }]) => `${code}×${count}`).join(", ")})`
 }
 
-const fmt = (n: number, digits = 0) =>
-  Number.isFinite(n)
-    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : "n/a"
-
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    `| ${cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join(" | ")} |`
-  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
-}
 
 const main = async () => {
   let database: TestDatabase | undefined
@@ -159,7 +113,7 @@ const main = async () => {
       streamIds.push(stream.id)
     }
     const whoamiBody = (await call(`${node.url}/v1/whoami`, "GET", key)).text
-    plain = await startPlain(whoamiBody)
+    plain = await startPlain("bench/support/PlainServer.ts", { BODY: whoamiBody })
 
     log("idle 3 s")
     await sleep(3000)

@@ -12,17 +12,17 @@
  * Options: --size MB (40), --concurrent N (4), --json.
  * Not a test: it prints figures next to their targets and exits 0 whether they are met or not.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { spawn } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
+import { call, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
 import { ffmpegPath } from "../src/render/Ffmpeg.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
-import { freePort, startNode, type TestNode } from "../test/support/Node.js"
+import { startNode, type TestNode } from "../test/support/Node.js"
 
 const MB = 1024 * 1024
-const root = path.resolve(import.meta.dirname, "..")
 
 const { values: flags } = parseArgs({
   options: {
@@ -34,8 +34,6 @@ const { values: flags } = parseArgs({
 const targetBytes = Number(flags.size) * MB
 const concurrent = Number(flags.concurrent)
 
-const log = (text: string) => process.stderr.write(`${text}\n`)
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 const run = (command: string, args: ReadonlyArray<string>) =>
   new Promise<void>((resolve, reject) => {
@@ -151,16 +149,6 @@ const sampleRss = (pid: number) => {
   }
 }
 
-const call = async (url: string, method: string, key: string, body?: unknown) => {
-  const response = await fetch(url, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
-  const text = await response.text()
-  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${text}`)
-  return { text, json: JSON.parse(text) as any }
-}
 
 /** One multipart upload of the file, streamed from disk (the Blob is backed by the file). Answers its time and body. */
 const uploadFile = async (url: string, key: string, file: string) => {
@@ -223,40 +211,8 @@ const copyPhase = async (file: string, dir: string, how: "copyFile" | "cp", coun
   return { count, wallMs, eachMs }
 }
 
-/** The bare node:http yardstick as its own process (same loader as the tests' runtime). */
-const startPlain = async (dir: string) => {
-  const port = await freePort()
-  const child = spawn(process.execPath, ["--import", "tsx", "bench/support/PlainUploadServer.ts"], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), DIR: dir },
-    stdio: ["ignore", "pipe", "inherit"]
-  })
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`plain server exited with ${code}`)))
-    child.stdout?.on("data", (d: Buffer) => d.toString().includes("ready") && resolve())
-  })
-  return { url: `http://127.0.0.1:${port}`, process: child }
-}
 
-const stopChild = async (child: ChildProcess) => {
-  if (child.exitCode !== null || child.signalCode !== null) return
-  const exited = new Promise((resolve) => child.once("exit", resolve))
-  child.kill("SIGTERM")
-  await exited
-}
 
-const fmt = (n: number | undefined, digits = 0) =>
-  n !== undefined && Number.isFinite(n)
-    ? n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
-    : "n/a"
-
-const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
-  const line = (cells: ReadonlyArray<string>) =>
-    `| ${cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join(" | ")} |`
-  return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
-}
 
 const main = async () => {
   let database: TestDatabase | undefined
@@ -323,7 +279,7 @@ const main = async () => {
       const { brand } = (await call(`${node.url}/v1/brands`, "POST", key, {})).json
       brandUrls.push(`${node.url}/v1/brands/${brand.id}/assets/background`)
     }
-    plain = await startPlain(plainDir)
+    plain = await startPlain("bench/support/PlainUploadServer.ts", { DIR: plainDir })
     const plainPid = plain.process.pid!
     const plainUrls = Array.from({ length: concurrent }, (_, i) => `${plain!.url}/upload/${i}`)
 
