@@ -1,6 +1,5 @@
-import { createCanvas } from "@napi-rs/canvas"
 import { execFileSync } from "node:child_process"
-import { readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { ffmpegPath } from "../../src/render/Ffmpeg.js"
@@ -8,7 +7,7 @@ import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { renderClip, renderKeyframe } from "../../src/render/Render.js"
 import type { BrandMarks, SceneInput } from "../../src/render/Scene.js"
 import { copyMismatch, joinSegments, normalised } from "../../src/render/Splice.js"
-import { cleanup, pixels, scene, tmp } from "./fixtures.js"
+import { cleanup, pixels, scene, tmp, writeLogo } from "./fixtures.js"
 
 afterAll(cleanup)
 
@@ -25,12 +24,7 @@ const ffmpeg = (...args: Array<string>) => execFileSync(ffmpegPath(), ["-hide_ba
 beforeAll(() => {
   dir = tmp()
   // A 3:1 magenta logo, a 1 s red intro (no audio, other encoder settings), a 3 s sine WAV, a blue backdrop video.
-  const canvas = createCanvas(90, 30)
-  const ctx = canvas.getContext("2d")
-  ctx.fillStyle = "#ff00ff"
-  ctx.fillRect(0, 0, 90, 30)
-  files.logo = join(dir, "logo.png")
-  writeFileSync(files.logo, canvas.toBuffer("image/png"))
+  files.logo = writeLogo(dir)
   files.intro = join(dir, "intro.mp4")
   ffmpeg("-f", "lavfi", "-i", `color=c=red:s=${W}x${H}:r=30`, "-t", "1", "-c:v", "libx264", "-preset", "ultrafast",
     "-pix_fmt", "yuv420p", "-y", files.intro)

@@ -1,5 +1,5 @@
-import { loadImage } from "@napi-rs/canvas"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { createCanvas, loadImage } from "@napi-rs/canvas"
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import type { Layout, SceneInput } from "../../src/render/Scene.js"
@@ -90,4 +90,15 @@ export const alive = (pid: number): boolean => {
   } catch {
     return false
   }
+}
+
+/** A 3:1 magenta logo PNG (90×30) in `dir`; magenta is easy to find in a drawn frame. */
+export const writeLogo = (dir: string): string => {
+  const canvas = createCanvas(90, 30)
+  const ctx = canvas.getContext("2d")
+  ctx.fillStyle = "#ff00ff"
+  ctx.fillRect(0, 0, 90, 30)
+  const file = join(dir, "logo.png")
+  writeFileSync(file, canvas.toBuffer("image/png"))
+  return file
 }

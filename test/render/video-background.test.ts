@@ -1,4 +1,3 @@
-import { createCanvas } from "@napi-rs/canvas"
 import { execFileSync } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
@@ -7,7 +6,7 @@ import { ffmpegPath } from "../../src/render/Ffmpeg.js"
 import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { renderClip } from "../../src/render/Render.js"
 import type { BrandMarks, SceneInput } from "../../src/render/Scene.js"
-import { cleanup, pixels, scene, tmp } from "./fixtures.js"
+import { cleanup, pixels, scene, tmp, writeLogo } from "./fixtures.js"
 
 afterAll(cleanup)
 
@@ -32,12 +31,7 @@ const twoColours = (out: string, first: string, second: string, size: string, se
 
 beforeAll(() => {
   dir = tmp()
-  const canvas = createCanvas(90, 30)
-  const ctx = canvas.getContext("2d")
-  ctx.fillStyle = "#ff00ff"
-  ctx.fillRect(0, 0, 90, 30)
-  files.logo = join(dir, "logo.png")
-  writeFileSync(files.logo, canvas.toBuffer("image/png"))
+  files.logo = writeLogo(dir)
   // Red for 0.5 s, then blue for 0.5 s: looped under a 2 s clip, red again from 1 s on.
   files.backdrop = join(dir, "backdrop.mp4")
   twoColours(files.backdrop, "red", "blue", "240x200", 1)
