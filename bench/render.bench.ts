@@ -8,7 +8,7 @@ import { spawn } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { defaultEncoder, ffmpegPath } from "../src/render/Ffmpeg.js"
+import { defaultEncoder, ffmpegPath, videoCodecArgs } from "../src/render/Ffmpeg.js"
 import { renderClip } from "../src/render/Render.js"
 import type { Layout, SceneInput } from "../src/render/Scene.js"
 
@@ -117,9 +117,8 @@ const encodeOnly = (out: string) =>
   new Promise<number>((resolve, reject) => {
     const args = [
       "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `testsrc2=size=${W}x${H}:rate=${FPS}`,
-      "-frames:v", String(FRAMES), "-vf", "setsar=1", "-c:v", defaultEncoder.codec, "-preset", defaultEncoder.preset,
-      "-crf", String(defaultEncoder.crf), "-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "bt709",
-      "-color_primaries", "bt709", "-color_trc", "bt709", "-movflags", "+faststart", "-y", out
+      "-frames:v", String(FRAMES), "-vf", "setsar=1", ...videoCodecArgs(FPS, defaultEncoder), "-movflags", "+faststart",
+      "-y", out
     ]
     const p = spawn(ffmpegPath(), args, { stdio: "ignore" })
     p.on("error", reject)
@@ -191,7 +190,7 @@ const median = (xs: ReadonlyArray<number>) => {
 }
 const duration = FRAMES / FPS
 const settings = defaultEncoder
-const encoding = `${settings.codec} ${settings.preset} crf ${settings.crf}`
+const encoding = `${settings.codec} ${settings.preset} crf ${settings.crf} ${settings.x264Params ?? ""}`
 console.log(`\n${W}x${H} @ ${FPS} fps, ${FRAMES} frames (${duration} s), ${encoding}`)
 console.log(`ffmpeg: ${ffmpegPath()}; median of ${rounds} interleaved rounds`)
 console.log("ratio = render wall / encode-only wall in the same round; RSS peaks sampled every 20 ms\n")

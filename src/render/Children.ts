@@ -4,7 +4,9 @@ import { createHash } from "node:crypto"
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs"
 import { createRequire } from "node:module"
 import { dirname, extname, join } from "node:path"
+import type { Duplex } from "node:stream"
 import { fileURLToPath, pathToFileURL } from "node:url"
+import type { StillTail } from "./StillTail.js"
 
 const require = createRequire(import.meta.url)
 const here = fileURLToPath(import.meta.url)
@@ -102,3 +104,31 @@ export const tail = (stream: NodeJS.ReadableStream | null, max = 4096) => {
 export const kill = (child: ChildProcess): void => {
   if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL")
 }
+
+export interface DrawerPlan {
+  /** Set when ffmpeg is to draw the still tail; null when the drawer sends every frame. */
+  readonly tail: StillTail | null
+  /** Lets the drawer start writing frames (ffmpeg must hold its stdout by then). */
+  readonly go: () => void
+}
+
+/** The drawer's first line on fd 3 (see drawer.ts); undefined when it ends without one. */
+export const announcement = (drawer: ChildProcess): Promise<DrawerPlan | undefined> =>
+  new Promise((resolve) => {
+    const control = drawer.stdio[3] as Duplex | null | undefined
+    if (control === null || control === undefined) return resolve(undefined)
+    let text = ""
+    control.on("error", () => resolve(undefined))
+    control.on("close", () => resolve(undefined))
+    control.on("data", (chunk: Buffer) => {
+      text += chunk.toString("utf8")
+      const end = text.indexOf("\n")
+      if (end < 0) return
+      try {
+        const { tail } = JSON.parse(text.slice(0, end)) as { readonly tail: StillTail | null }
+        resolve({ tail, go: () => control.write("g") })
+      } catch {
+        resolve(undefined)
+      }
+    })
+  })

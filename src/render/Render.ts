@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process"
+import type { ChildProcess } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { rename, stat, unlink } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { exited, kill, spawnDrawer, tail } from "./Children.js"
+import { announcement, exited, kill, spawnDrawer, tail } from "./Children.js"
 import { defaultEncoder, encodeArgs, ffmpegPath, progressParser } from "./Ffmpeg.js"
-import type { AudioSource, EncoderSettings } from "./Ffmpeg.js"
+import type { AudioSource, Composition, EncoderSettings } from "./Ffmpeg.js"
 import { readMp4Info } from "./Mp4Info.js"
 import { RenderFailed, RenderInterrupted } from "./RenderError.js"
 import { isAborted, sha256Of } from "./Run.js"
@@ -71,16 +72,40 @@ export const renderClip = async (scene: SceneInput, options: RenderOptions): Pro
     ? { kind: "silence" }
     : undefined
   const partial = `${options.outputPath}.${randomBytes(4).toString("hex")}.partial`
-  const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, encoder, audio, videoBackground), {
-    stdio: ["pipe", "pipe", "pipe"]
-  })
-  const ffmpegExit = exited(ffmpeg)
-  const drawer = spawnDrawer(["video"], ["pipe", ffmpeg.stdin ?? "ignore", "pipe"])
+  const drawer = spawnDrawer(["video"], ["pipe", "pipe", "pipe", "pipe"])
   const drawerExit = exited(drawer)
-  // Our copy of the pipe must close, or ffmpeg never sees end of input when the drawer exits.
-  ffmpeg.stdin?.destroy()
-  const ffmpegErr = tail(ffmpeg.stderr)
   const drawerErr = tail(drawer.stderr)
+  let encoding: ChildProcess | undefined
+  const abort = () => {
+    kill(drawer)
+    if (encoding !== undefined) kill(encoding)
+  }
+  signal?.addEventListener("abort", abort, { once: true })
+  drawer.stdin?.on("error", () => undefined)
+  drawer.stdin?.end(JSON.stringify(input))
+  const plan = await announcement(drawer)
+  if (plan === undefined) {
+    kill(drawer)
+    const d = await drawerExit
+    signal?.removeEventListener("abort", abort)
+    if (isAborted(signal)) throw new RenderInterrupted()
+    throw failed("draw", d.error?.message ?? "drawer failed before drawing", d, drawerErr())
+  }
+  const composition: Composition = videoBackground !== undefined
+    ? { kind: "background", background: videoBackground }
+    : plan.tail !== null
+    ? { kind: "still-tail", tail: plan.tail }
+    : { kind: "frames" }
+  // The drawer's stdout becomes ffmpeg's stdin; it writes nothing before `go`, so this process never reads a frame.
+  const ffmpeg = spawn(ffmpegPath(), encodeArgs(input, partial, encoder, audio, composition), {
+    stdio: [drawer.stdout ?? "ignore", "pipe", "pipe"]
+  })
+  encoding = ffmpeg
+  const ffmpegExit = exited(ffmpeg)
+  // Our copy of the pipe must close, or ffmpeg never sees end of input when the drawer exits.
+  drawer.stdout?.destroy()
+  plan.go()
+  const ffmpegErr = tail(ffmpeg.stderr)
   let lastFraction = -1
   ffmpeg.stdout?.on(
     "data",
@@ -92,13 +117,6 @@ export const renderClip = async (scene: SceneInput, options: RenderOptions): Pro
       }
     })
   )
-  const abort = () => {
-    kill(drawer)
-    kill(ffmpeg)
-  }
-  signal?.addEventListener("abort", abort, { once: true })
-  drawer.stdin?.on("error", () => undefined)
-  drawer.stdin?.end(JSON.stringify(input))
   // Whichever child fails first takes the other down; remember who was killed, to blame the right one.
   let killedDrawer = false
   let killedFfmpeg = false

@@ -1,9 +1,14 @@
 /**
  * Drawer child process. Reads a SceneInput as JSON on stdin and writes to stdout either raw yuv420p
  * frames (`video`, stdout is ffmpeg's stdin; yuva420p over a video background) or one PNG (`keyframe <frame>`).
+ * In `video` mode it first tells on fd 3 whether ffmpeg may draw the still tail (one JSON line, see StillTail.ts),
+ * then waits for a byte there: ffmpeg's arguments depend on the layout, so it is started only then.
  * A native crash here takes down only this process.
  */
+import { Socket } from "node:net"
 import { dirtyRows } from "./Dirty.js"
+import { fitsTail } from "./StillTail.js"
+import type { StillTail } from "./StillTail.js"
 import { prepare } from "./Frames.js"
 import type { SceneInput } from "./Scene.js"
 import { videoFrames } from "./VideoFrames.js"
@@ -25,11 +30,30 @@ const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve)
 // 1080x1920); a collection every few frames (the drawer runs with --expose-gc) keeps the drawer flat.
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined)
 
+/** Tells the orchestrator how the frames will come, and resolves once ffmpeg is there to take them. */
+const announce = (tail: StillTail | null): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const control = new Socket({ fd: 3, readable: true, writable: true })
+    control.once("data", () => {
+      control.destroy()
+      resolve()
+    })
+    control.once("end", () => reject(new Error("the orchestrator went away before starting ffmpeg")))
+    control.once("error", reject)
+    control.write(`${JSON.stringify({ tail })}\n`)
+  })
+
 const video = async (scene: SceneInput) => {
   const src = await prepare(scene)
   const { width, height, frames } = scene
   // Over a video background the frames are yuva420p; the alpha needs straight (not premultiplied) pixels.
   const alpha = src.transparent
+  const { bar } = src.plan
+  const tail = !alpha && src.badge === undefined && fitsTail(bar, width, height)
+    ? { stillFrom: src.timeline.stillFrom, bar: { x: bar.x, y: bar.y, w: bar.w, h: bar.h } }
+    : null
+  const ready = announce(tail)
+  ready.catch(() => undefined)
   const bytes = frameBytes(width, height, alpha)
   // The finished scene is converted once; animated frames convert only the rows still moving.
   src.drawStill()
@@ -38,12 +62,12 @@ const video = async (scene: SceneInput) => {
   rgbaToI420(whole, width, height, still)
   if (alpha) alphaPlane(whole, width, height, still)
   const buf = Buffer.allocUnsafe(bytes)
-  const { bar } = src.plan
+  await ready
   // A video badge plays in its box: drawn with the scene while anything else moves, else laid straight into the frame.
   const badge = src.badge
   const played = badge === undefined ? undefined : videoFrames(badge.path, badge.w, badge.h, scene.fps, frames)
   let shown: Buffer | undefined
-  for (let f = 0; f < frames; f++) {
+  for (let f = 0; f < (tail === null ? frames : tail.stillFrom); f++) {
     buf.set(still)
     let rows = f < src.timeline.stillFrom ? dirtyRows(src.plan, src.timeOf(f)) : undefined
     if (badge !== undefined && played !== undefined) {
@@ -68,6 +92,11 @@ const video = async (scene: SceneInput) => {
     await turn()
   }
   played?.close()
+  if (tail !== null) {
+    await write(still)
+    paintRect(still, width, height, tail.bar, src.barColour)
+    await write(still)
+  }
 }
 
 const keyframe = async (scene: SceneInput, frame: number) => {
