@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpApiScalar, HttpServer } from "@effect/platform"
+import { HttpApiBuilder, HttpApiScalar, HttpMiddleware, HttpServer } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer } from "effect"
 import { createServer } from "node:http"
@@ -123,6 +123,8 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.provide(ErrorEnvelopeLive),
     Layer.provide(ApiLive),
     HttpServer.withLogAddress,
+    // requestContext opens each request's server span itself.
+    HttpMiddleware.withTracerDisabledWhen(() => true),
     Layer.provide(NodeHttpServer.layer(createServer, { port: config.port, host: config.host }))
   )
 }))

@@ -90,5 +90,19 @@ describe("tracing", () => {
       expect(ancestors(entitySpan!, byId)).toContain("Streams.create")
       const insert = spans.find((s) => s.name === "sql.execute" && ancestors(s, byId).includes("Stream.create"))
       expect(insert, names.join(", ")).toBeDefined()
+      expect(server!.attributes).toMatchObject({ "http.request.method": "POST", "http.response.status_code": 201 })
+
+      // A caller's own trace is continued: its trace id comes back, and the server span hangs under its span.
+      const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
+      const continued = yield* Effect.promise(() =>
+        fetch(`${base}/v1/whoami`, {
+          headers: { authorization: `Bearer ${key["apiKey"]}`, traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` }
+        })
+      )
+      expect(continued.status).toBe(200)
+      expect(continued.headers.get("traceparent")?.split("-")[1]).toBe(callerTrace)
+      yield* Effect.sleep("200 millis")
+      const child = exporter.getFinishedSpans().find((s) => s.spanContext().traceId === callerTrace)
+      expect(child?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7")
     }).pipe(Effect.scoped), 60_000)
 })
