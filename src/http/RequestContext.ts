@@ -7,7 +7,7 @@ import {
   HttpServerResponse,
   HttpTraceContext
 } from "@effect/platform"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, type Tracer } from "effect"
 import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
@@ -20,8 +20,6 @@ import { authenticateRequest } from "./SecurityLive.js"
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 /** Bodies beyond this are refused before they are read; file routes raise it for themselves. */
 export const JSON_BODY_LIMIT = 1024 * 1024
-
-const traceparent = Effect.map(Effect.currentSpan, (span) => `00-${span.traceId}-${span.spanId}-01`).pipe(Effect.option)
 
 const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
   if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return false
@@ -63,22 +61,19 @@ const earlyRefusal = (request: HttpServerRequest.HttpServerRequest): Effect.Effe
 }
 
 /**
- * The server span of a request, in place of the platform's tracer middleware (disabled in Server.ts): that one
- * copies and redacts every header into attributes, about 7 % of a small request's CPU. An incoming `traceparent`
- * still makes the span its child.
+ * Options of the request's server span, which stands in for the platform's tracer middleware (disabled in
+ * Server.ts): that one copies and redacts every header into attributes, about 7 % of a small request's CPU. An
+ * incoming `traceparent` still makes the span its child.
  */
-const serverSpan = (request: HttpServerRequest.HttpServerRequest, pathname: string) => {
+const serverSpanOptions = (request: HttpServerRequest.HttpServerRequest, pathname: string): Tracer.SpanOptions => {
   const parent = HttpTraceContext.fromHeaders(request.headers)
-  return Effect.withSpan(`http.server ${request.method}`, {
+  return {
     kind: "server",
     captureStackTrace: false,
     attributes: { "http.request.method": request.method, "url.path": pathname },
     ...(Option.isSome(parent) ? { parent: parent.value } : {})
-  })
+  }
 }
-
-const recordStatus = (response: HttpServerResponse.HttpServerResponse) =>
-  Effect.annotateCurrentSpan("http.response.status_code", response.status)
 
 /**
  * The outermost layer of every request: its server span, request id (a ULID sent in `x-request-id` is used), the
@@ -91,24 +86,31 @@ export const requestContext = (errorsBase: string) =>
       const sent = request.headers["x-request-id"]
       const requestId = sent !== undefined && ULID.test(sent) ? sent : newUlid()
       const pathname = request.url.split("?", 1)[0] ?? ""
-      return Effect.gen(function*() {
-        const parent = yield* traceparent
-        const stamp = (response: HttpServerResponse.HttpServerResponse) =>
-          HttpServerResponse.setHeaders(response, {
-            "x-request-id": requestId,
-            ...(Option.isSome(parent) ? { traceparent: parent.value } : {}),
-            ...(isDeprecatedRoute(pathname) ? { deprecation: "true" } : {})
-          })
+      return Effect.useSpan(`http.server ${request.method}`, serverSpanOptions(request, pathname), (span) => {
+        const headers: Record<string, string> = {
+          "x-request-id": requestId,
+          traceparent: `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`,
+          ...(isDeprecatedRoute(pathname) ? { deprecation: "true" } : {})
+        }
+        const stamp = (response: HttpServerResponse.HttpServerResponse) => {
+          span.attribute("http.response.status_code", response.status)
+          return HttpServerResponse.setHeaders(response, headers)
+        }
         // The server writes the response before a serve middleware sees it; a pre-response handler runs first.
         // It only runs when the app runs: the early refusals return before it and stamp themselves.
-        yield* HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(stamp(response)))
-        const refusal = yield* earlyRefusal(request)
-        return yield* (
-          refusal !== undefined
-            ? envelopeResponse(errorsBase, refusal).pipe(Effect.map(stamp))
-            : app.pipe(Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause)))
-        ).pipe(Effect.tap(recordStatus), Effect.locally(CurrentRequestId, requestId), Effect.annotateLogs("requestId", requestId))
-      }).pipe(serverSpan(request, pathname))
+        const served = Effect.zipRight(
+          HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(stamp(response))),
+          Effect.flatMap(earlyRefusal(request), (refusal) =>
+            refusal !== undefined
+              ? Effect.map(envelopeResponse(errorsBase, refusal), stamp)
+              : Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause)))
+        )
+        return served.pipe(
+          Effect.locally(CurrentRequestId, requestId),
+          Effect.annotateLogs("requestId", requestId),
+          Effect.withParentSpan(span)
+        )
+      })
     })
   )
 

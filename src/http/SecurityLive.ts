@@ -1,5 +1,5 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Forbidden, Unauthenticated } from "../domain/Errors.js"
 import { hasPermission, PLATFORM_SCOPE, requirementFor } from "../domain/Permissions.js"
 import { anonymous, type Principal } from "../domain/Principal.js"
@@ -38,33 +38,38 @@ export const authenticateRequest = (
   request: HttpServerRequest.HttpServerRequest,
   routePath: string,
   key: string
-) =>
-  Effect.gen(function*() {
-    const requirement = requirementFor(request.method, routePath)
-    if (key === "" && requirement._tag === "Permission" && requirement.public) return anonymous
-    const found = key === "" ? Option.none() : yield* identity.authenticate(key)
-    if (Option.isNone(found)) return yield* unauthenticated
+): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
+  // Plain combinators rather than a generator: this runs on every request.
+  const requirement = requirementFor(request.method, routePath)
+  if (key === "") {
+    return requirement._tag === "Permission" && requirement.public ? Effect.succeed(anonymous) : unauthenticated
+  }
+  return Effect.flatMap(identity.authenticate(key), (found): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
+    if (Option.isNone(found)) return unauthenticated
     if (found.value.kind === "platform") {
-      return yield* requirement._tag === "Platform"
+      return requirement._tag === "Platform"
         ? Effect.succeed(found.value)
         : Effect.fail(new Forbidden({ message: "A platform credential may only call /v1/broadcast routes." }))
     }
-    return yield* authorize(found.value, request.method, routePath, request.headers["x-service-account"])
+    return authorize(found.value, request.method, routePath, request.headers["x-service-account"])
   })
+}
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.gen(function*() {
-    const identity = yield* Identity
-    return {
-      bearer: (token) =>
-        Effect.gen(function*() {
-          const request = yield* HttpServerRequest.HttpServerRequest
-          const route = yield* HttpRouter.RouteContext
-          return yield* authenticateRequest(identity, request, route.route.path, Redacted.value(token))
-        })
-    }
-  })
+  Effect.map(Identity, (identity) => ({
+    bearer: (token) =>
+      Effect.flatMap(
+        Effect.context<HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext>(),
+        (context) =>
+          authenticateRequest(
+            identity,
+            Context.get(context, HttpServerRequest.HttpServerRequest),
+            Context.get(context, HttpRouter.RouteContext).route.path,
+            Redacted.value(token)
+          )
+      )
+  }))
 )
 
 export const AdminAuthenticationLive = Layer.effect(
