@@ -4,16 +4,25 @@ import * as net from "node:net"
 import * as os from "node:os"
 import * as path from "node:path"
 
-export const freePort = () =>
-  new Promise<number>((resolve, reject) => {
+const canBind = (port: number) =>
+  new Promise<boolean>((resolve) => {
     const server = net.createServer()
     server.unref()
-    server.on("error", reject)
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 0))
-    })
+    server.once("error", () => resolve(false))
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)))
   })
+
+/**
+ * A port nobody listens on, drawn below the kernel's ephemeral range (32768-60999): a port the kernel handed out
+ * for `listen(0)` can be taken by any outgoing connection (database, fetch) before the node binds it.
+ */
+export const freePort = async (): Promise<number> => {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = 20000 + Math.floor(Math.random() * 12000)
+    if (await canBind(port)) return port
+  }
+  throw new Error("no free port between 20000 and 32000")
+}
 
 export interface TestNode {
   readonly url: string
@@ -49,8 +58,21 @@ const waitForHealth = async (url: string, child: ChildProcess, timeoutMs: number
   throw new Error(`node did not become healthy in ${timeoutMs} ms:\n${output()}`)
 }
 
-/** Starts one clipwright node as its own process, the way an operator does (`node --import tsx src/main.ts`). */
+/**
+ * Starts one clipwright node as its own process, the way an operator does (`node --import tsx src/main.ts`). A start
+ * that lost its ports to another process in the meantime is retried on new ones.
+ */
 export const startNode = async (options: NodeOptions = {}): Promise<TestNode> => {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options)
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes("EADDRINUSE")) throw error
+    }
+  }
+}
+
+const startOnce = async (options: NodeOptions): Promise<TestNode> => {
   const port = await freePort()
   const runnerPort = await freePort()
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-test-"))
