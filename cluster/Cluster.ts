@@ -8,6 +8,7 @@ import {
 import { NodeClusterSocket } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../src/Config.js"
+import { ReplyInOneStatementStorage } from "./ReplyInOneStatement.js"
 import { withStartupLock } from "../src/sql/Database.js"
 
 /**
@@ -42,8 +43,9 @@ export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer(shardingTuning)))
   )))
   const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
-  return NodeClusterSocket.layer({
-    storage: "sql",
-    shardingConfig: { ...shardingTuning, runnerAddress: Option.some(address), runnerListenAddress: Option.none() }
-  })
+  const shardingConfig = { ...shardingTuning, runnerAddress: Option.some(address), runnerListenAddress: Option.none() }
+  const storage = Layer.merge(ReplyInOneStatementStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(
+    Layer.provide(ShardingConfig.layer(shardingConfig))
+  )
+  return NodeClusterSocket.layer({ storage: "byo", shardingConfig }).pipe(Layer.provideMerge(storage))
 }))
