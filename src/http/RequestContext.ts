@@ -105,11 +105,8 @@ export const requestContext = (errorsBase: string) =>
               ? Effect.map(envelopeResponse(errorsBase, refusal), stamp)
               : Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause)))
         )
-        return served.pipe(
-          Effect.locally(CurrentRequestId, requestId),
-          Effect.annotateLogs("requestId", requestId),
-          Effect.withParentSpan(span)
-        )
+        // Log lines get the request id from this FiberRef (observability/Logging.ts).
+        return served.pipe(Effect.locally(CurrentRequestId, requestId), Effect.withParentSpan(span))
       })
     })
   )

@@ -44,6 +44,7 @@ const make = Effect.gen(function*() {
     const id = newUlid()
     yield* repo.insertWorkspace({ id, name, ownerEmail })
     if (ownerEmail !== null) yield* repo.insertMember({ id: newUlid(), workspaceId: id, email: ownerEmail, role: "owner" })
+    yield* Effect.logInfo("Workspace created").pipe(Effect.annotateLogs({ accountId: id }))
     return { accountId: id, accountName: name }
   })
 
@@ -62,6 +63,8 @@ const make = Effect.gen(function*() {
       const apiKey = newApiKey()
       const keyId = newUlid()
       yield* repo.insertKey({ id: keyId, workspaceId: accountId, kind: "apikey", name, keyHash: hashKey(apiKey), scopes })
+      // An audit line for operators; the key itself is shown once, to the caller, and never logged.
+      yield* Effect.logInfo("API key created").pipe(Effect.annotateLogs({ accountId, keyId }))
       return { keyId, apiKey, scopes }
     }
   )
@@ -70,6 +73,7 @@ const make = Effect.gen(function*() {
     const revoked = yield* repo.revokeKey(accountId, keyId)
     if (!revoked) return yield* new NotFound({ message: `No key ${keyId} in workspace ${accountId}.` })
     yield* cache.clear
+    yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ accountId, keyId }))
     return { revoked: true as const }
   })
 
