@@ -11,7 +11,7 @@ import autocannon, { type Options, type Result } from "autocannon"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
-import { call, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
+import { call, cleanUpOnSignal, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
 import { startNode, type TestNode } from "../test/support/Node.js"
 
@@ -82,13 +82,7 @@ const main = async () => {
       if (node !== undefined) await node.stop()
       if (database !== undefined) await database.drop()
     })())
-  // Ctrl-C still stops the children and drops the database.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      log(`${signal}: cleaning up`)
-      void cleanUp().finally(() => process.exit(130))
-    })
-  }
+  cleanUpOnSignal(cleanUp)
   const loadBefore = os.loadavg()[0]!
   try {
     database = await createTestDatabase("bench")

@@ -17,7 +17,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
-import { call, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
+import { call, cleanUpOnSignal, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
 import { ffmpegPath } from "../src/render/Ffmpeg.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
 import { startNode, type TestNode } from "../test/support/Node.js"
@@ -230,13 +230,7 @@ const main = async () => {
       if (database !== undefined) await database.drop()
       fs.rmSync(work, { recursive: true, force: true })
     })())
-  // Ctrl-C still stops the children, drops the database and removes the files.
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      log(`${signal}: cleaning up`)
-      void cleanUp().finally(() => process.exit(130))
-    })
-  }
+  cleanUpOnSignal(cleanUp)
   const loadBefore = os.loadavg()[0]!
   try {
     const video = path.join(work, "background.mp4")

@@ -8,6 +8,16 @@ export const root = path.resolve(import.meta.dirname, "../..")
 export const log = (text: string) => process.stderr.write(`${text}\n`)
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** Ctrl-C (or SIGTERM) still runs the bench's clean-up (children, database, files) before exiting. */
+export const cleanUpOnSignal = (cleanUp: () => Promise<void>) => {
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => {
+      log(`${signal}: cleaning up`)
+      void cleanUp().finally(() => process.exit(130))
+    })
+  }
+}
+
 export const call = async (url: string, method: string, key: string, body?: unknown) => {
   const response = await fetch(url, {
     method,

@@ -1,7 +1,7 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Forbidden, Unauthenticated } from "../domain/Errors.js"
-import { hasPermission, PLATFORM_SCOPE, requirementFor } from "../domain/Permissions.js"
+import { hasPermission, PLATFORM_SCOPE, type Requirement, requirementFor } from "../domain/Permissions.js"
 import { anonymous, type Principal } from "../domain/Principal.js"
 import { AdminAuthentication, Authentication } from "../api/Security.js"
 import { AdminToken, tokensMatch } from "../services/AdminToken.js"
@@ -11,11 +11,10 @@ const unauthenticated = new Unauthenticated({
   message: "Missing or invalid API key: send `Authorization: Bearer <API_KEY>` with a live key."
 })
 
-const authorize = (principal: Principal, method: string, routePath: string, serviceAccount: string | undefined) => {
+const authorize = (principal: Principal, requirement: Requirement, serviceAccount: string | undefined) => {
   if (serviceAccount !== undefined && serviceAccount !== principal.accountId) {
     return Effect.fail(new Forbidden({ message: "x-service-account names another account than this key's." }))
   }
-  const requirement = requirementFor(method, routePath)
   switch (requirement._tag) {
     case "AnyKey":
       return Effect.succeed(principal)
@@ -51,7 +50,7 @@ export const authenticateRequest = (
         ? Effect.succeed(found.value)
         : Effect.fail(new Forbidden({ message: "A platform credential may only call /v1/broadcast routes." }))
     }
-    return authorize(found.value, request.method, routePath, request.headers["x-service-account"])
+    return authorize(found.value, requirement, request.headers["x-service-account"])
   })
 }
 
