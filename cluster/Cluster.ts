@@ -8,7 +8,7 @@ import {
 import { NodeClusterSocket } from "@effect/platform-node"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../src/Config.js"
-import { ReplyInOneStatementStorage } from "./ReplyInOneStatement.js"
+import { GroupCommitStorage } from "./GroupCommitStorage.js"
 import { withStartupLock } from "../src/sql/Database.js"
 
 /**
@@ -44,7 +44,7 @@ export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
   )))
   const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
   const shardingConfig = { ...shardingTuning, runnerAddress: Option.some(address), runnerListenAddress: Option.none() }
-  const storage = Layer.merge(ReplyInOneStatementStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(
+  const storage = Layer.merge(GroupCommitStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(
     Layer.provide(ShardingConfig.layer(shardingConfig))
   )
   return NodeClusterSocket.layer({ storage: "byo", shardingConfig }).pipe(Layer.provideMerge(storage))

@@ -201,6 +201,30 @@ describe("streams", () => {
     expect(messages[0]).toEqual({ n: 1 })
   })
 
+  it("applies the same update sent several times at once only once", async () => {
+    await create({ id: "st_00000000cccc", name: "Before" })
+    const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ2"
+    const answers = await Promise.all(Array.from({ length: 5 }, () =>
+      api.post("/v1/streams/st_00000000cccc/update", { name: "Renamed once" }, { "x-request-id": requestId })))
+    for (const answer of answers) expect([200, 409]).toContain(answer.status)
+    expect(answers.some((answer) => answer.status === 200)).toBe(true)
+    const messages = await query(db.url, "SELECT count(*)::int AS n FROM cluster_messages WHERE entity_id = 'st_00000000cccc' AND tag = 'Update'")
+    expect(messages[0]).toEqual({ n: 1 })
+    expect((await query(db.url, "SELECT name FROM streams WHERE id = 'st_00000000cccc'"))[0]).toEqual({ name: "Renamed once" })
+  })
+
+  it("answers updates sent together each for its own stream, and changes only the caller's", async () => {
+    const other = (await workspaceWithKey(node, ["streams:read", "streams:write"], "Neighbour")).api
+    const mine = Array.from({ length: 10 }, (_, i) => `st_0000000b${String(i).padStart(4, "0")}`)
+    const theirs = Array.from({ length: 5 }, (_, i) => `st_0000000c${String(i).padStart(4, "0")}`)
+    for (const id of mine) expect((await create({ id, name: "Mine" })).status).toBe(201)
+    for (const id of theirs) expect((await other.post("/v1/streams", { id, name: "Theirs", templateId: MARKET })).status).toBe(201)
+    const answers = await Promise.all([...mine, ...theirs].map((id) => api.post(`/v1/streams/${id}/update`, { name: `Renamed ${id}` })))
+    expect(answers.map((answer) => answer.status)).toEqual([...mine.map(() => 200), ...theirs.map(() => 404)])
+    const rows = await query<{ id: string; name: string }>(db.url, "SELECT id, name FROM streams WHERE id = ANY($1) ORDER BY id", [[...mine, ...theirs]])
+    expect(rows).toEqual([...mine.map((id) => ({ id, name: `Renamed ${id}` })), ...theirs.map((id) => ({ id, name: "Theirs" }))])
+  })
+
   it("applies a retried create with a drawn id once: the same request id draws the same stream id", async () => {
     const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ1"
     const first = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, { "x-request-id": requestId })

@@ -92,6 +92,26 @@ describe("tracing", () => {
       expect(insert, names.join(", ")).toBeDefined()
       expect(server!.attributes).toMatchObject({ "http.request.method": "POST", "http.response.status_code": 201 })
 
+      // Updates of several streams sent together share group-committed statements; each trace still shows its own.
+      const streamIds = [1, 2, 3, 4, 5, 6].map((n) => `st_00000000aa0${n}`)
+      yield* Effect.forEach(streamIds, (id) => post("/v1/streams", { id, name: id, templateId: "tpl_3a7c91e04b5d" }, key["apiKey"]))
+      const updates = yield* Effect.forEach(
+        streamIds,
+        (id) => post(`/v1/streams/${id}/update`, { name: `${id} renamed` }, key["apiKey"]),
+        { concurrency: "unbounded" }
+      )
+      expect(updates.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200])
+      yield* Effect.sleep("500 millis")
+      for (const update of updates) {
+        const updateTrace = update.headers.get("traceparent")?.split("-")[1]
+        const traced = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === updateTrace)
+        const tracedById = new Map(traced.map((s) => [s.spanContext().spanId, s]))
+        const statement = traced.find((s) => s.name === "sql.execute" && ancestors(s, tracedById).includes("Stream.update"))
+        expect(statement, traced.map((s) => s.name).join(", ")).toBeDefined()
+        expect(statement!.attributes["db.operation.batch.size"]).toBeGreaterThanOrEqual(1)
+        expect(ancestors(statement!, tracedById).some((name) => name.startsWith("http.server"))).toBe(true)
+      }
+
       // A caller's own trace is continued: its trace id comes back, and the server span hangs under its span.
       const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736"
       const continued = yield* Effect.promise(() =>
