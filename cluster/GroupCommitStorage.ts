@@ -14,7 +14,7 @@ const messagesTable = "cluster_messages"
 const repliesTable = "cluster_replies"
 /** The library hashes longer primary keys before storing them; those requests keep its own path. */
 const maxPlainKey = 255
-const groupSettings = { maxGroup: 200, concurrency: 2 } as const
+const groupSettings = { maxGroup: 200, concurrency: 1 } as const
 
 interface RequestRow {
   readonly id: string
@@ -40,6 +40,18 @@ const make = Effect.gen(function*() {
   const replies = sql(repliesTable)
   const persistence = ClusterError.PersistenceError.refail
 
+  // The read loop's plan depends on the tables' statistics (see `prepareStorage` in Cluster.ts). Autovacuum may be
+  // off, or a minute away, while a fresh table grows fast; analyzing each time this node's inserts double keeps the
+  // statistics within a factor of two of the truth at the cost of a few dozen ANALYZE runs in a node's life.
+  let inserted = 0
+  let analyzeAt = 1024
+  const keepStatistics = (count: number) => {
+    inserted += count
+    if (inserted < analyzeAt) return Effect.void
+    analyzeAt *= 2
+    return Effect.forkDaemon(Effect.ignore(sql`ANALYZE ${messages}, ${replies}`))
+  }
+
   // ON CONFLICT skips a request whose primary key is already stored; the library then answers it as a duplicate.
   const insertRequests = yield* groupCommit({
     ...groupSettings,
@@ -59,6 +71,7 @@ const make = Effect.gen(function*() {
           AS t(id, message_id, shard_id, entity_type, entity_id, tag, payload, headers, trace_id, span_id, sampled, deliver_at)
         ON CONFLICT (message_id) DO NOTHING
         RETURNING id::text AS id`.pipe(
+        Effect.tap((inserted) => keepStatistics(inserted.length)),
         Effect.map((inserted) => {
           const ids = new Set(inserted.map((row) => row.id))
           return rows.map((row) => ids.has(row.id))

@@ -53,5 +53,9 @@ describe("message retention", () => {
     const replies = await query<{ request_id: string }>(db.url, "SELECT request_id::text FROM cluster_replies")
     expect(replies.map((r) => r.request_id)).not.toContain(oldProcessed)
     expect(replies.map((r) => r.request_id)).toContain(recentProcessed)
+    // The dead rows left behind are vacuumed away, whether or not autovacuum runs on this server.
+    const vacuumed = await query<{ relname: string }>(db.url,
+      "SELECT relname FROM pg_stat_user_tables WHERE relname IN ('cluster_messages', 'cluster_replies') AND last_vacuum IS NOT NULL ORDER BY relname")
+    expect(vacuumed.map((r) => r.relname)).toEqual(["cluster_messages", "cluster_replies"])
   })
 })
