@@ -225,6 +225,17 @@ describe("streams", () => {
     expect(rows).toEqual([...mine.map((id) => ({ id, name: `Renamed ${id}` })), ...theirs.map((id) => ({ id, name: "Theirs" }))])
   })
 
+  it("stores updated text exactly, quotes, backslashes, braces and the word NULL included", async () => {
+    await create({ id: "st_00000000dddd", name: "Plain" })
+    const name = `NULL "quoted" \\ {braces}, commas ✓`
+    const description = `NULL`
+    const fieldMap = { "/metaData/title": { const: `say "hi" \\ {x}` } }
+    const answer = await api.post("/v1/streams/st_00000000dddd/update", { name, description, enabled: false, fieldMap })
+    expect(answer.status).toBe(200)
+    const stream = (await api.get("/v1/streams")).body.streams.find((s: { id: string }) => s.id === "st_00000000dddd")
+    expect(stream).toMatchObject({ name, description, enabled: false, fieldMap })
+  })
+
   it("applies a retried create with a drawn id once: the same request id draws the same stream id", async () => {
     const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ1"
     const first = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, { "x-request-id": requestId })
