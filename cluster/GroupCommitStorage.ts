@@ -1,5 +1,13 @@
-import { DeliverAt, Envelope, Message, MessageStorage, Reply, Snowflake, SqlMessageStorage } from "@effect/cluster"
-import { ClusterError } from "@effect/cluster"
+import {
+  ClusterError,
+  DeliverAt,
+  Envelope,
+  Message,
+  MessageStorage,
+  Reply,
+  Snowflake,
+  SqlMessageStorage
+} from "@effect/cluster"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { groupCommit } from "../src/sql/GroupCommit.js"
