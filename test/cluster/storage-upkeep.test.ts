@@ -27,6 +27,16 @@ const readLoopQuery = `
   FOR UPDATE`
 
 describe("cluster storage upkeep", () => {
+  it("has exactly the message columns the group-committed insert writes (a library upgrade that adds one fails here)", async () => {
+    // cluster/GroupCommitStorage.ts writes a request's row itself; these are @effect/cluster 0.60.2's columns.
+    const columns = await query<{ column_name: string }>(db.url,
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'cluster_messages' ORDER BY column_name")
+    expect(columns.map((c) => c.column_name)).toEqual([
+      "deliver_at", "entity_id", "entity_type", "headers", "id", "kind", "last_read", "last_reply_id", "message_id",
+      "payload", "processed", "reply_id", "request_id", "rowid", "sampled", "shard_id", "span_id", "tag", "trace_id"
+    ])
+  })
+
   it("keeps the read loop on the unprocessed-message index as processed messages pile up", async () => {
     const { api } = await workspaceWithKey(node, ["streams:write"])
     const ids = Array.from({ length: 10 }, (_, i) => `st_00000000f${String(i).padStart(3, "0")}`)
