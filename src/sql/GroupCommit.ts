@@ -26,13 +26,16 @@ export const groupCommit = <I, O, E>(
   Effect.gen(function*() {
     const queue = yield* Effect.acquireRelease(Queue.unbounded<Pending<I, O, E>>(), Queue.shutdown)
 
+    // Whatever a statement does (fail, die, throw while being built, answer the wrong count) ends in its callers'
+    // answers, never in the worker: a dead worker would leave every later caller waiting.
+    const run = (items: ReadonlyArray<I>) =>
+      Effect.exit(Effect.suspend(() => options.many(items)).pipe(
+        Effect.filterOrDieMessage((results) => results.length === items.length, "group commit: one result per item")
+      ))
     const one = ([item, done]: Pending<I, O, E>) =>
-      Effect.flatMap(
-        Effect.exit(options.many([item])),
-        (exit) => Deferred.done(done, Exit.map(exit, (results) => [results[0]!, 1] as const))
-      )
+      Effect.flatMap(run([item]), (exit) => Deferred.done(done, Exit.map(exit, (results) => [results[0]!, 1] as const)))
     const settle = (group: ReadonlyArray<Pending<I, O, E>>) =>
-      group.length === 1 ? one(group[0]!) : Effect.flatMap(Effect.exit(options.many(group.map(([item]) => item))), (exit) =>
+      group.length === 1 ? one(group[0]!) : Effect.flatMap(run(group.map(([item]) => item)), (exit) =>
         Exit.isSuccess(exit)
           ? Effect.sync(() =>
             group.forEach(([, done], i) => Deferred.unsafeDone(done, Exit.succeed([exit.value[i]!, group.length] as const)))

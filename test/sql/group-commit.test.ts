@@ -27,12 +27,15 @@ const withNotes = <A>(use: (insert: (note: Note) => Effect.Effect<number, unknow
     const insert = yield* groupCommit({
       maxGroup: 100,
       concurrency: 2,
-      many: (notes: ReadonlyArray<Note>) =>
-        Effect.suspend(() => {
+      many: (notes: ReadonlyArray<Note>) => {
+        // A statement can fail before it is even built, as a bug would make it.
+        if (notes.some((n) => n.body === "throws")) throw new Error("could not build the statement")
+        return Effect.suspend(() => {
           groups.push(notes.length)
           return sql<{ id: number }>`INSERT INTO notes (id, body)
             SELECT * FROM unnest(${notes.map((n) => n.id)}::int[], ${notes.map((n) => n.body)}::text[]) RETURNING id`
         }).pipe(Effect.map((rows) => rows.map((row) => row.id)))
+      }
     })
     return yield* use(insert, groups)
   }).pipe(Effect.scoped, Effect.provide(PgClient.layer({ url: Redacted.make(db.url) })), Effect.runPromise)
@@ -64,6 +67,17 @@ describe("group commit", () => {
     expect(String(Exit.isFailure(exits[6]!) ? exits[6].cause : "")).toMatch(/check constraint|SqlError/)
     const stored = await query<{ id: number }>(db.url, "SELECT id FROM notes WHERE id BETWEEN 101 AND 112 ORDER BY id")
     expect(stored.map((row) => row.id)).toEqual(ids(101, 12).filter((id) => id !== 107))
+  })
+
+  it("fails the callers of a statement that throws while being built, and keeps writing the next ones", async () => {
+    const { broken, after } = await withNotes((insert) =>
+      Effect.gen(function*() {
+        const broken = yield* Effect.exit(insert({ id: 301, body: "throws" }))
+        const after = yield* Effect.forEach(ids(302, 3), (id) => insert({ id, body: `note ${id}` }), { concurrency: "unbounded" })
+        return { broken, after }
+      }))
+    expect(Exit.isFailure(broken)).toBe(true)
+    expect(after).toEqual(ids(302, 3))
   })
 
   it("writes a note sent alone in a statement of its own, without waiting for company", async () => {
