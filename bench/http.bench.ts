@@ -39,25 +39,55 @@ const memoryOf = (pid: number) => {
   return { rss: field("VmRSS"), peak: field("VmHWM") }
 }
 
+/** CPU time (user + system) a process has used, in µs, from /proc (Linux; clock ticks of 10 ms). */
+const cpuOf = (pid: number) => {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10_000
+}
 
-
+/** CPU time of every PostgreSQL process of this machine's server, in µs. */
+const postgresCpu = () => {
+  let total = 0
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (fs.readFileSync(`/proc/${entry}/stat`, "utf8").includes("(postgres)")) total += cpuOf(Number(entry))
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return total
+}
 
 const load = (options: Options, seconds: number): Promise<Result> =>
   Promise.resolve(autocannon({ connections, pipelining: 1, timeout: 10, ...options, duration: seconds }))
 
-/** A warm-up run (not counted: JIT, pools, entity start-up), then the measured run. */
-const measure = async (title: string, options: () => Options) => {
+/**
+ * A warm-up run (not counted: JIT, pools, entity start-up), then the measured run, with the CPU the server process
+ * and PostgreSQL spent per answered request: steadier than req/s when other work shares the machine.
+ */
+const measure = async (title: string, options: () => Options, serverPid: number) => {
   if (warmup > 0) {
     log(`warm-up  ${title} (${warmup} s)`)
     await load(options(), warmup)
   }
   log(`measure  ${title} (${duration} s, ${connections} connections)`)
-  return load(options(), duration)
+  const server = cpuOf(serverPid)
+  const postgres = postgresCpu()
+  const result = await load(options(), duration)
+  const perRequest = (micros: number) => micros / Math.max(result.requests.total, 1)
+  // A PostgreSQL backend that exits during the run takes its CPU time out of the sum.
+  return {
+    result,
+    serverCpu: perRequest(cpuOf(serverPid) - server),
+    postgresCpu: perRequest(Math.max(0, postgresCpu() - postgres))
+  }
 }
+type Measured = Awaited<ReturnType<typeof measure>>
 
 interface Row {
   readonly scenario: string
-  readonly result: Result
+  readonly measured: Measured
   readonly target: string
   readonly met: boolean | undefined
 }
@@ -130,41 +160,46 @@ const main = async () => {
       }]
     })
 
-    const plainWhoami = await measure("plain node:http GET /v1/whoami", whoami(plain.url))
-    const nodeWhoami = await measure("clipwright GET /v1/whoami", whoami(node.url))
-    const nodeUpdate = await measure("clipwright POST /v1/streams/{id}/update", update)
+    const plainMeasured = await measure("plain node:http GET /v1/whoami", whoami(plain.url), plain.process.pid!)
+    const whoamiMeasured = await measure("clipwright GET /v1/whoami", whoami(node.url), pid)
+    const updateMeasured = await measure("clipwright POST /v1/streams/{id}/update", update, pid)
+    const { result: plainWhoami } = plainMeasured
+    const { result: nodeWhoami } = whoamiMeasured
+    const { result: nodeUpdate } = updateMeasured
     const after = memoryOf(pid)
     const stored = (await call(`${node.url}/v1/streams`, "GET", key)).json.streams.length
 
     const rows: Array<Row> = [
-      { scenario: "plain node:http GET /v1/whoami", result: plainWhoami, target: "(yardstick)", met: undefined },
+      { scenario: "plain node:http GET /v1/whoami", measured: plainMeasured, target: "(yardstick)", met: undefined },
       {
         scenario: "clipwright GET /v1/whoami",
-        result: nodeWhoami,
+        measured: whoamiMeasured,
         target: ">= 4,000 req/s, p99 <= 25 ms",
         met: perSecond(nodeWhoami) >= 4000 && nodeWhoami.latency.p99 <= 25 &&
           nodeWhoami.non2xx + nodeWhoami.errors === 0
       },
       {
         scenario: `clipwright POST /v1/streams/{id}/update (${streamIds.length} streams)`,
-        result: nodeUpdate,
+        measured: updateMeasured,
         target: ">= 500 req/s",
         met: perSecond(nodeUpdate) >= 500 && nodeUpdate.non2xx + nodeUpdate.errors === 0
       }
     ]
     const verdict = (met: boolean | undefined) => (met === undefined ? "" : met ? "met" : "MISSED")
-    const body = rows.map((row) => [
+    const body = rows.map(({ measured: { result, serverCpu, postgresCpu }, ...row }) => [
       row.scenario,
-      fmt(perSecond(row.result)),
-      fmt(row.result.latency.p50, 1),
-      fmt(row.result.latency.p99, 1),
-      `${row.result.errors + row.result.timeouts} / ${row.result.non2xx}${statusesOf(row.result)}`,
+      fmt(perSecond(result)),
+      fmt(result.latency.p50, 1),
+      fmt(result.latency.p99, 1),
+      `${result.errors + result.timeouts} / ${result.non2xx}${statusesOf(result)}`,
+      fmt(serverCpu),
+      fmt(postgresCpu),
       row.target,
       verdict(row.met)
     ])
     const rssMet = idle.rss <= 250
     body.push(
-      ["clipwright idle RSS (3 s after set-up)", `${fmt(idle.rss)} MB`, "", "", "", "<= 250 MB", verdict(rssMet)]
+      ["clipwright idle RSS (3 s after set-up)", `${fmt(idle.rss)} MB`, "", "", "", "", "", "<= 250 MB", verdict(rssMet)]
     )
     const ratio = perSecond(nodeWhoami) / perSecond(plainWhoami)
     const cores = os.availableParallelism()
@@ -182,11 +217,13 @@ const main = async () => {
       `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after.`,
       "",
       ...busy,
-      table(["scenario", "req/s", "p50 ms", "p99 ms", "errors / non-2xx", "target", ""], body),
+      table(["scenario", "req/s", "p50 ms", "p99 ms", "errors / non-2xx", "server CPU µs/req", "PostgreSQL CPU µs/req",
+        "target", ""], body),
       "",
       `clipwright / plain whoami: ${fmt(ratio * 100, 1)} % of the req/s, p99 ${fmt(nodeWhoami.latency.p99, 1)} ms vs ` +
       `${fmt(plainWhoami.latency.p99, 1)} ms ` +
-      `(x${fmt(nodeWhoami.latency.p99 / Math.max(plainWhoami.latency.p99, 1), 1)})`,
+      `(x${fmt(nodeWhoami.latency.p99 / Math.max(plainWhoami.latency.p99, 1), 1)}); ` +
+      `CPU per request x${fmt(whoamiMeasured.serverCpu / Math.max(plainMeasured.serverCpu, 1), 1)}`,
       `node start to healthy: ${fmt(startMs)} ms; RSS after the runs ${fmt(after.rss)} MB, ` +
       `peak ${fmt(after.peak)} MB; ` +
       `stream updates sent ${fmt(nodeUpdate.requests.total)}, ${stored} streams listed afterwards`,
@@ -194,19 +231,21 @@ const main = async () => {
     ]
     process.stdout.write(out.join("\n") + "\n")
     if (flags.json) {
-      const brief = (r: Result) => ({
+      const brief = ({ result: r, serverCpu, postgresCpu }: Measured) => ({
         reqPerSec: perSecond(r),
         p50: r.latency.p50,
         p99: r.latency.p99,
         errors: r.errors + r.timeouts,
         non2xx: r.non2xx,
         statusCodes: r.statusCodeStats,
-        total: r.requests.total
+        total: r.requests.total,
+        serverCpuMicrosPerRequest: serverCpu,
+        postgresCpuMicrosPerRequest: postgresCpu
       })
       process.stdout.write(JSON.stringify({
-        plainWhoami: brief(plainWhoami),
-        whoami: brief(nodeWhoami),
-        streamUpdate: brief(nodeUpdate),
+        plainWhoami: brief(plainMeasured),
+        whoami: brief(whoamiMeasured),
+        streamUpdate: brief(updateMeasured),
         idleRssMb: idle.rss,
         rssAfterMb: after.rss,
         peakRssMb: after.peak,
