@@ -31,18 +31,16 @@ export const shardingTuning = {
 } as const
 
 /**
- * The cluster's own tables, created once under the start-up lock before the runner races anyone for them, and one
- * index of ours on them. The storage read loop asks for the unprocessed messages of this node's shards; the
- * library's indexes lead with the shard and cover every message kept for retention, and PostgreSQL chose to scan
- * the whole table (8 ms at 20,000 messages, growing with them). A partial index holds only what is unprocessed, so
- * the read costs what the backlog is, not what the history is (0.2 ms at 20,000; the storage keeps statistics).
+ * One index of ours on the cluster's tables. The storage read loop asks for the unprocessed messages of this node's
+ * shards; the library's indexes lead with the shard and cover every message kept for retention, and PostgreSQL chose
+ * to scan the whole table (8 ms at 20,000 messages, growing with them). A partial index holds only what is
+ * unprocessed, so the read costs what the backlog is, not what the history is (0.2 ms at 20,000; the storage keeps
+ * statistics).
  */
-const prepareStorage = <ROut, E>(tables: Layer.Layer<ROut, E, SqlClient.SqlClient | ShardingConfig.ShardingConfig>) =>
-  withStartupLock(Effect.scoped(Effect.gen(function*() {
-    yield* Layer.build(tables.pipe(Layer.provide(ShardingConfig.layer(shardingTuning))))
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`CREATE INDEX IF NOT EXISTS cluster_messages_unprocessed_idx ON cluster_messages (shard_id) WHERE NOT processed`
-  })))
+const unprocessedIndex = Effect.flatMap(
+  SqlClient.SqlClient,
+  (sql) => sql`CREATE INDEX IF NOT EXISTS cluster_messages_unprocessed_idx ON cluster_messages (shard_id) WHERE NOT processed`
+).pipe(Effect.orDie)
 
 /**
  * With DATABASE_URL every node is a socket runner with SQL storage; on the embedded default one in-process runner
@@ -51,10 +49,14 @@ const prepareStorage = <ROut, E>(tables: Layer.Layer<ROut, E, SqlClient.SqlClien
 export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isNone(config.databaseUrl)) {
-    yield* prepareStorage(SqlMessageStorage.layer)
-    return SingleRunner.layer({ shardingConfig: shardingTuning, runnerStorage: "memory" })
+    return SingleRunner.layer({ shardingConfig: shardingTuning, runnerStorage: "memory" }).pipe(
+      Layer.tap(() => unprocessedIndex)
+    )
   }
-  yield* prepareStorage(Layer.merge(SqlMessageStorage.layer, SqlRunnerStorage.layer))
+  // Creates the cluster's own tables once, under the start-up lock, before the runner races anyone for them.
+  yield* withStartupLock(Effect.scoped(Layer.build(
+    Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer(shardingTuning)))
+  )).pipe(Effect.zipRight(unprocessedIndex)))
   const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
   const shardingConfig = { ...shardingTuning, runnerAddress: Option.some(address), runnerListenAddress: Option.none() }
   const storage = Layer.merge(GroupCommitStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(

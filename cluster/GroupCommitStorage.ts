@@ -22,7 +22,7 @@ const messagesTable = "cluster_messages"
 const repliesTable = "cluster_replies"
 /** The library hashes longer primary keys before storing them; those requests keep its own path. */
 const maxPlainKey = 255
-const groupSettings = { maxGroup: 200, concurrency: 1 } as const
+const groupSettings = { maxGroup: 200 } as const
 
 interface RequestRow {
   readonly id: string

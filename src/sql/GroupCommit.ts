@@ -4,8 +4,6 @@ export interface GroupCommitOptions<I, O, E> {
   /** One statement for many items (also used for one); answers one result per item, in the items' order. */
   readonly many: (items: ReadonlyArray<I>) => Effect.Effect<ReadonlyArray<O>, E>
   readonly maxGroup: number
-  /** Groups in flight at once (each holds a pool connection while it runs). */
-  readonly concurrency: number
   /** A span in each caller's trace, covering its wait and the shared statement (`db.operation.batch.size`). */
   readonly span?: { readonly name: string; readonly attributes: Record<string, unknown> }
 }
@@ -13,9 +11,9 @@ export interface GroupCommitOptions<I, O, E> {
 type Pending<I, O, E> = readonly [I, Deferred.Deferred<readonly [O, number], E>]
 
 /**
- * Group commit: items that arrive while a statement is in flight are written together by the next one. An idle
- * service writes each item at once (no window, no added latency); under load one round trip and one commit serve a
- * whole group, which is what a node's CPU and PostgreSQL's were spent on. A failed group is retried item by item, so
+ * Group commit: one writer, and items that arrive while its statement is in flight are written together by its
+ * next one. An idle service writes each item at once (no window, no added latency); under load one round trip and
+ * one commit serve a whole group, which is what a node's CPU and PostgreSQL's were spent on. A failed group is retried item by item, so
  * one bad item fails alone and the others keep their all-or-nothing statement each.
  *
  * The statement runs on a worker fiber, outside the caller's transaction: only for writes that stand alone.
@@ -48,7 +46,7 @@ export const groupCommit = <I, O, E>(
       Effect.forever,
       Effect.withTracerEnabled(false)
     )
-    for (let i = 0; i < options.concurrency; i++) yield* Effect.forkScoped(worker)
+    yield* Effect.forkScoped(worker)
 
     const enqueue = (item: I) =>
       Effect.flatMap(Deferred.make<readonly [O, number], E>(), (done) =>

@@ -94,7 +94,6 @@ const make = Effect.gen(function*() {
   // statement would apply only one of its changes.
   const updates = yield* groupCommit({
     maxGroup: 200,
-    concurrency: 1,
     span: { name: "sql.execute", attributes: { "db.system.name": "postgresql", "db.operation.name": "UPDATE streams" } },
     many: (items: ReadonlyArray<StreamUpdate>) =>
       new Set(items.map((u) => u.id)).size === items.length

@@ -26,7 +26,6 @@ const withNotes = <A>(use: (insert: (note: Note) => Effect.Effect<number, unknow
     const groups: Array<number> = []
     const insert = yield* groupCommit({
       maxGroup: 100,
-      concurrency: 2,
       many: (notes: ReadonlyArray<Note>) => {
         // A statement can fail before it is even built, as a bug would make it.
         if (notes.some((n) => n.body === "throws")) throw new Error("could not build the statement")
