@@ -11,7 +11,8 @@ import autocannon, { type Options, type Result } from "autocannon"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
-import { call, cleanUpOnSignal, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
+import { call, cleanUpOnSignal, fmt, log, sleep, startPlain, stopChild, table } from "./support/Common.js"
+import { allProcesses, cpuMicros, statOf } from "./support/Proc.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
 import { startNode, type TestNode } from "../test/support/Node.js"
 
@@ -31,7 +32,6 @@ const connections = Number(flags.connections)
 const streamCount = Number(flags.streams)
 const warmup = Number(flags.warmup)
 
-
 /** Resident and peak memory of a process, in MB, from /proc (Linux). */
 const memoryOf = (pid: number) => {
   const status = fs.readFileSync(`/proc/${pid}/status`, "utf8")
@@ -39,25 +39,10 @@ const memoryOf = (pid: number) => {
   return { rss: field("VmRSS"), peak: field("VmHWM") }
 }
 
-/** CPU time (user + system) a process has used, in µs, from /proc (Linux; clock ticks of 10 ms). */
-const cpuOf = (pid: number) => {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) * 10_000
-}
-
 /** CPU time of every PostgreSQL process of this machine's server, in µs. */
-const postgresCpu = () => {
-  let total = 0
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (fs.readFileSync(`/proc/${entry}/stat`, "utf8").includes("(postgres)")) total += cpuOf(Number(entry))
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return total
-}
+const postgresCpu = () =>
+  allProcesses().filter((p) => p.name === "postgres").reduce((total, p) => total + cpuMicros(p), 0)
+const cpuOf = (pid: number) => cpuMicros(statOf(pid))
 
 const load = (options: Options, seconds: number): Promise<Result> =>
   Promise.resolve(autocannon({ connections, pipelining: 1, timeout: 10, ...options, duration: seconds }))
@@ -99,7 +84,6 @@ const statusesOf = (r: Result) => {
   const codes = Object.entries(r.statusCodeStats ?? {}).filter(([code]) => !code.startsWith("2"))
   return codes.length === 0 ? "" : ` (${codes.map(([code, { count }]) => `${code}×${count}`).join(", ")})`
 }
-
 
 const main = async () => {
   let database: TestDatabase | undefined

@@ -5,11 +5,12 @@
  * process tree (this process, the drawer, ffmpeg), sampled from /proc.
  */
 import { spawn } from "node:child_process"
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { defaultEncoder, ffmpegPath, videoCodecArgs } from "../src/render/Ffmpeg.js"
 import { renderClip } from "../src/render/Render.js"
+import { allProcesses, childrenCpuSeconds, parentOf, statOf } from "./support/Proc.js"
 import type { Layout, SceneInput } from "../src/render/Scene.js"
 
 const rounds = Number(process.argv[2] ?? 3)
@@ -52,16 +53,7 @@ type Role = "orchestrator" | "drawer" | "ffmpeg" | "other"
 
 /** RSS per role over the process tree rooted at this process. */
 const treeRss = (root: number): Record<Role, number> => {
-  const parents = new Map<number, number>()
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8")
-      parents.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]))
-    } catch {
-      // The process ended while we looked.
-    }
-  }
+  const parents = new Map(allProcesses().map((p) => [p.pid, parentOf(p)]))
   const total: Record<Role, number> = { orchestrator: 0, drawer: 0, ffmpeg: 0, other: 0 }
   for (const pid of parents.keys()) {
     let p: number | undefined = pid
@@ -85,15 +77,8 @@ const treeRss = (root: number): Record<Role, number> => {
   return total
 }
 
-const ticks = 100
-
 /** CPU seconds of the reaped children (drawer, ffmpeg): the work, whatever else loads the machine. */
-const cpuSeconds = (): number => {
-  const stat = readFileSync("/proc/self/stat", "utf8")
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number)
-  // Fields 16–17 of stat (cutime, cstime) sit at 13–14 after the command name; our own sampling is left out.
-  return ((f[13] ?? 0) + (f[14] ?? 0)) / ticks
-}
+const cpuSeconds = (): number => childrenCpuSeconds(statOf("self"))
 
 const sum = (r: Record<Role, number>) => r.orchestrator + r.drawer + r.ffmpeg + r.other
 

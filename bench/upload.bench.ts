@@ -18,6 +18,7 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
 import { call, cleanUpOnSignal, fmt, log, root, sleep, startPlain, stopChild, table } from "./support/Common.js"
+import { allProcesses, parentOf } from "./support/Proc.js"
 import { ffmpegPath } from "../src/render/Ffmpeg.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
 import { startNode, type TestNode } from "../test/support/Node.js"
@@ -102,17 +103,10 @@ const resetPeak = (pid: number) => {
 /** `pid` and every process below it (the parent of each process read from /proc/<pid>/stat). */
 const treeOf = (pid: number) => {
   const children = new Map<number, Array<number>>()
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8")
-      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-      const list = children.get(parent) ?? []
-      list.push(Number(entry))
-      children.set(parent, list)
-    } catch {
-      // gone meanwhile
-    }
+  for (const process of allProcesses()) {
+    const list = children.get(parentOf(process)) ?? []
+    list.push(process.pid)
+    children.set(parentOf(process), list)
   }
   const tree: Array<number> = []
   const visit = (p: number) => {

@@ -76,8 +76,8 @@ const serverSpanOptions = (request: HttpServerRequest.HttpServerRequest, pathnam
 }
 
 /**
- * The outermost layer of every request: its server span, request id (a ULID sent in `x-request-id` is used), the
- * trace id in `traceparent`, log annotations, and the refusals decided before any route runs (413, 415, bodies
+ * The outermost layer of every request: its server span, request id (a ULID sent in `x-request-id` is used, and log
+ * lines carry it), the trace id in `traceparent`, and the refusals decided before any route runs (413, 415, bodies
  * that are too deep or hold U+0000).
  */
 export const requestContext = (errorsBase: string) =>
