@@ -1,10 +1,10 @@
 import { Layer } from "effect"
-import { WorkspaceAllowanceEntityLive } from "./allowance/WorkspaceAllowanceEntityLive.js"
-import { BrandEntityLive } from "./brand/BrandEntityLive.js"
-import { MessageRetentionLive } from "./cron/MessageRetention.js"
-import { ExportEntityLive } from "./export/ExportEntityLive.js"
-import { RenderRunnerEntityLive } from "./render-runner/RenderRunnerEntityLive.js"
-import { StreamEntityLive } from "./stream/StreamEntityLive.js"
+import { WorkspaceAllowanceEntityLive } from "../src/renders/WorkspaceAllowanceEntityLive.js"
+import { BrandEntityLive } from "../src/brands/BrandEntityLive.js"
+import { MessageRetentionLive } from "./MessageRetention.js"
+import { ExportEntityLive } from "../src/renders/ExportEntityLive.js"
+import { RenderRunnerEntityLive } from "../src/renders/RenderRunnerEntityLive.js"
+import { StreamEntityLive } from "../src/streams/StreamEntityLive.js"
 
 /** What every runner hosts: all entities, singletons and crons. */
 export const EntitiesLive = Layer.mergeAll(

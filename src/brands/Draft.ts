@@ -1,4 +1,4 @@
-import type { BrandStyle } from "../domain/Brand.js"
+import type { BrandStyle } from "./BrandStyle.js"
 
 /**
  * The style a new brand starts from. `design.first` is the main brand colour and `second` its companion;

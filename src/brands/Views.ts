@@ -1,5 +1,5 @@
-import type { BrandChannel, BrandSummary, BrandView } from "../domain/Brands.js"
-import type { BrandRow } from "../sql/BrandRepo.js"
+import type { BrandChannel, BrandSummary, BrandView } from "./Brand.js"
+import type { BrandRow } from "./BrandRepo.js"
 
 export const toView = (row: BrandRow): BrandView => ({
   id: row.id,

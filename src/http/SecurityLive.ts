@@ -3,9 +3,9 @@ import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Forbidden, Unauthenticated } from "../domain/Errors.js"
 import { hasPermission, PLATFORM_SCOPE, type Requirement, requirementFor } from "../domain/Permissions.js"
 import { anonymous, type Principal } from "../domain/Principal.js"
-import { AdminAuthentication, Authentication } from "../api/Security.js"
-import { AdminToken, tokensMatch } from "../services/AdminToken.js"
-import { Identity } from "../services/Identity.js"
+import { AdminAuthentication, Authentication } from "./Security.js"
+import { AdminToken, tokensMatch } from "./AdminToken.js"
+import { Identity } from "../identity/Identity.js"
 
 const unauthenticated = new Unauthenticated({
   message: "Missing or invalid API key: send `Authorization: Bearer <API_KEY>` with a live key."

@@ -1,4 +1,4 @@
-import type { FieldMap, FieldMapEntry } from "../domain/Stream.js"
+import type { FieldMap, FieldMapEntry } from "./Stream.js"
 import type { Build } from "../templates/Template.js"
 import { fieldAt } from "./FieldMapCheck.js"
 

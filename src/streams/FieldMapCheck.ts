@@ -1,5 +1,5 @@
 import { ErrorDetail, toPointer } from "../domain/Errors.js"
-import type { FieldMap } from "../domain/Stream.js"
+import type { FieldMap } from "./Stream.js"
 import { contentFields, type Field } from "../templates/Fields.js"
 import type { Build } from "../templates/Template.js"
 

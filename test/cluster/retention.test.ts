@@ -2,7 +2,7 @@ import { MachineId, Snowflake } from "@effect/cluster"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { pruneProcessedMessages } from "../../cluster/cron/MessageRetention.js"
+import { pruneProcessedMessages } from "../../cluster/MessageRetention.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { startNode } from "../support/Node.js"
 

@@ -1,6 +1,6 @@
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { blockedReason, checkUrl, type Lookup, type UrlPolicyOptions } from "../../src/delivery/UrlPolicy.js"
+import { blockedReason, checkUrl, type Lookup, type UrlPolicyOptions } from "../../src/domain/UrlPolicy.js"
 
 const check = (url: string, options: Partial<UrlPolicyOptions> = {}) =>
   Effect.runPromise(Effect.either(checkUrl(url, { allowPrivate: false, at: ["url"], ...options })))

@@ -1,0 +1,80 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { BlockedUrl, Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
+import { QuotaBlock } from "../renders/Quota.js"
+import { AdminAuthentication } from "../http/Security.js"
+
+const AccountPath = Schema.Struct({ accountId: Schema.String })
+const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "an email address" }))
+// The limits are PostgreSQL `integer` columns: a larger number would be a 500 there.
+const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative(), Schema.lessThanOrEqualTo(2_147_483_647))
+
+export class AdminApi extends HttpApiGroup.make("admin")
+  .add(
+    HttpApiEndpoint.post("createWorkspace", "/workspaces")
+      .setPayload(Schema.Struct({
+        name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)),
+        ownerEmail: Schema.optional(Email)
+      }))
+      .addSuccess(Schema.Struct({ accountId: Schema.String, accountName: Schema.String }), { status: 201 })
+  )
+  .add(
+    HttpApiEndpoint.post("createKey", "/workspaces/:accountId/keys")
+      .setPath(AccountPath)
+      .setPayload(Schema.Struct({
+        scopes: Schema.Array(Schema.String),
+        name: Schema.optional(Schema.String.pipe(Schema.maxLength(120)))
+      }))
+      .addSuccess(
+        Schema.Struct({ keyId: Schema.String, apiKey: Schema.String, scopes: Schema.Array(Schema.String) }),
+        { status: 201 }
+      )
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("revokeKey", "/workspaces/:accountId/keys/:keyId/revoke")
+      .setPath(Schema.Struct({ accountId: Schema.String, keyId: Schema.String }))
+      .addSuccess(Schema.Struct({ revoked: Schema.Literal(true) }))
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.put("setWebhook", "/workspaces/:accountId/webhook")
+      .setPath(AccountPath)
+      .setPayload(Schema.Struct({ url: Schema.String }))
+      .addSuccess(Schema.Struct({ url: Schema.String, secret: Schema.String }))
+      .addError(NotFound)
+      .addError(BlockedUrl)
+  )
+  .add(
+    HttpApiEndpoint.post("addMember", "/workspaces/:accountId/members")
+      .setPath(AccountPath)
+      .setPayload(Schema.Struct({ email: Email, role: Schema.Literal("owner", "operations", "member") }))
+      .addSuccess(
+        Schema.Struct({ member: Schema.Struct({ id: Schema.String, email: Schema.String, role: Schema.String }) }),
+        { status: 201 }
+      )
+      .addError(NotFound)
+      .addError(Conflict)
+  )
+  .add(
+    HttpApiEndpoint.put("setLimits", "/workspaces/:accountId/limits")
+      .setPath(AccountPath)
+      .setPayload(Schema.Struct({
+        renderAllowance: Schema.optional(NonNegativeInt),
+        storageMb: Schema.optional(NonNegativeInt),
+        seats: Schema.optional(NonNegativeInt)
+      }))
+      .addSuccess(Schema.Struct({ quota: QuotaBlock }))
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("createPlatformKey", "/platform-keys")
+      .setPayload(Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(120))) }))
+      .addSuccess(Schema.Struct({ keyId: Schema.String, apiKey: Schema.String }), { status: 201 })
+  )
+  .addError(SchemaValidation)
+  .middleware(AdminAuthentication)
+  .prefix("/admin")
+  .annotate(OpenApi.Title, "Admin")
+  .annotate(OpenApi.Description, "Operator routes (CONTRACT.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+{}

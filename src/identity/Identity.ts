@@ -1,0 +1,127 @@
+import { Context, Effect, Layer, Option } from "effect"
+import * as crypto from "node:crypto"
+import { newUlid } from "../domain/Ulid.js"
+import { AppConfig } from "../Config.js"
+import { checkUrl } from "../domain/UrlPolicy.js"
+import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
+import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
+import type { Principal } from "../domain/Principal.js"
+import { IdentityRepo, isLive } from "./IdentityRepo.js"
+import { makeKeyCache } from "./KeyCache.js"
+
+export const hashKey = (apiKey: string) => crypto.createHash("sha256").update(apiKey).digest("hex")
+
+const newApiKey = () => "cw_" + crypto.randomBytes(32).toString("base64url")
+
+const KEY_CACHE_TTL_MS = 2000
+
+const make = Effect.gen(function*() {
+  const repo = yield* IdentityRepo
+  const config = yield* AppConfig
+
+  const lookup = (hash: string) =>
+    repo.findKeyByHash(hash).pipe(
+      Effect.map(Option.filter(isLive)),
+      Effect.map(Option.map((key): Principal => ({
+        kind: key.kind,
+        accountId: key.workspaceId ?? "",
+        accountName: key.workspaceName ?? "",
+        keyId: key.id,
+        scopes: key.scopes
+      })))
+    )
+  const cache = makeKeyCache(KEY_CACHE_TTL_MS, lookup)
+
+  const requireWorkspace = (accountId: string) =>
+    repo.findWorkspace(accountId).pipe(
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No workspace ${accountId}.` })),
+        onSome: Effect.succeed
+      }))
+    )
+
+  const createWorkspace = Effect.fn("Identity.createWorkspace")(function*(name: string, ownerEmail: string | null) {
+    const id = newUlid()
+    yield* repo.insertWorkspace({ id, name, ownerEmail })
+    if (ownerEmail !== null) yield* repo.insertMember({ id: newUlid(), workspaceId: id, email: ownerEmail, role: "owner" })
+    yield* Effect.logInfo("Workspace created").pipe(Effect.annotateLogs({ accountId: id }))
+    return { accountId: id, accountName: name }
+  })
+
+  const createKey = Effect.fn("Identity.createKey")(
+    function*(accountId: string, scopes: ReadonlyArray<string>, name: string | null) {
+      yield* requireWorkspace(accountId)
+      const unknown = scopes.flatMap((s, i) => s === "*" || workspaceScopes.includes(s) ? [] : [i])
+      if (unknown.length > 0) {
+        return yield* new SchemaValidation({
+          message: "Unknown permission in scopes.",
+          details: unknown.map((i) =>
+            detailAt(["scopes", i], `"${scopes[i]}" is not a permission; use <area>:<read|write> or "*".`, "enum")
+          )
+        })
+      }
+      const apiKey = newApiKey()
+      const keyId = newUlid()
+      yield* repo.insertKey({ id: keyId, workspaceId: accountId, kind: "apikey", name, keyHash: hashKey(apiKey), scopes })
+      // An audit line for operators; the key itself is shown once, to the caller, and never logged.
+      yield* Effect.logInfo("API key created").pipe(Effect.annotateLogs({ accountId, keyId }))
+      return { keyId, apiKey, scopes }
+    }
+  )
+
+  const revokeKey = Effect.fn("Identity.revokeKey")(function*(accountId: string, keyId: string) {
+    const revoked = yield* repo.revokeKey(accountId, keyId)
+    if (!revoked) return yield* new NotFound({ message: `No key ${keyId} in workspace ${accountId}.` })
+    yield* cache.clear
+    yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ accountId, keyId }))
+    return { revoked: true as const }
+  })
+
+  const createPlatformKey = Effect.fn("Identity.createPlatformKey")(function*(name: string | null) {
+    const apiKey = newApiKey()
+    const keyId = newUlid()
+    yield* repo.insertKey({
+      id: keyId,
+      workspaceId: null,
+      kind: "platform",
+      name,
+      keyHash: hashKey(apiKey),
+      scopes: [PLATFORM_SCOPE]
+    })
+    return { keyId, apiKey }
+  })
+
+  const setWebhook = Effect.fn("Identity.setWebhook")(function*(accountId: string, url: string) {
+    yield* requireWorkspace(accountId)
+    yield* checkUrl(url, { allowPrivate: config.allowPrivateUrls, at: ["url"] })
+    const secret = "whsec_" + crypto.randomBytes(32).toString("base64")
+    yield* repo.setWebhook(accountId, url, secret)
+    return { url, secret }
+  })
+
+  const addMember = Effect.fn("Identity.addMember")(function*(accountId: string, email: string, role: string) {
+    yield* requireWorkspace(accountId)
+    const member = { id: newUlid(), workspaceId: accountId, email, role }
+    const added = yield* repo.insertMember(member)
+    if (!added) return yield* new Conflict({ message: `${email} is already a member of this workspace.` })
+    return { member: { id: member.id, email, role } }
+  })
+
+  return {
+    authenticate: (apiKey: string) => cache.get(hashKey(apiKey)),
+    requireWorkspace,
+    createWorkspace,
+    createKey,
+    revokeKey,
+    createPlatformKey,
+    setWebhook,
+    addMember
+  }
+})
+
+export class Identity extends Context.Tag("clipwright/services/Identity")<
+  Identity,
+  Effect.Effect.Success<typeof make>
+>() {
+  static readonly layer = Layer.effect(Identity, make)
+}

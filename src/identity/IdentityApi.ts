@@ -1,0 +1,21 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Authentication } from "../http/Security.js"
+
+export const WhoAmI = Schema.Struct({
+  accountId: Schema.String,
+  accountName: Schema.String,
+  scopes: Schema.Array(Schema.String),
+  kind: Schema.String
+})
+
+export class IdentityApi extends HttpApiGroup.make("identity")
+  .add(
+    HttpApiEndpoint.get("whoami", "/whoami")
+      .addSuccess(WhoAmI)
+      .annotate(OpenApi.Description, "The calling key's workspace and permissions; any valid key may call it.")
+  )
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Identity")
+{}

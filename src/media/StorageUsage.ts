@@ -1,0 +1,129 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { Conflict, detailAt, NotFound } from "../domain/Errors.js"
+import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "./StorageSplit.js"
+import { storageBlock as blockOf } from "./StorageBlock.js"
+import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
+import { BlobStorage } from "../storage/BlobStorage.js"
+
+/** What keeping a clip did: whether it is kept, and which older clips were removed to make room for it. */
+export interface ClipRoom {
+  readonly kept: boolean
+  readonly removed: ReadonlyArray<string>
+}
+
+/**
+ * The one source of truth for storage: the block of SPEC "Media file" (media files not deleted, kept clips still
+ * stored), whether media fits its share, and making room for clips. Room is made by removing the oldest kept clips
+ * first: the blob goes, the clip record stays with `stored` and `kept` false. Decisions of one workspace run one at a
+ * time (the workspace row is locked), so two clips finishing together cannot both squeeze into the same room.
+ */
+const make = Effect.gen(function*() {
+  const repo = yield* StorageRepo
+  const blobs = yield* BlobStorage
+
+  const found = <A>(workspaceId: string) =>
+    Option.match({
+      onNone: () => Effect.fail(new NotFound({ message: `No workspace ${workspaceId}.` })),
+      onSome: (a: A) => Effect.succeed(a)
+    })
+  const factsOf = (workspaceId: string) => Effect.flatMap(repo.facts(workspaceId), found(workspaceId))
+  /** Only the allowance and split: keeping clips never reads the media library. */
+  const clipsShareOf = (workspaceId: string) =>
+    Effect.flatMap(repo.allowance(workspaceId), found(workspaceId)).pipe(
+      Effect.map((a) => clipsShareBytes(a.storageMb, a.mediaSharePercent))
+    )
+
+  /** Blobs go once the transaction that marked them removed has committed; a missing blob is fine. */
+  const dropBlobs = (removed: ReadonlyArray<HeldClipRow>) =>
+    Effect.forEach(removed, (clip) => blobs.delete(clip.blobKey), { discard: true }).pipe(
+      Effect.as(removed.map((clip) => clip.id))
+    )
+
+  /** Inside `repo.locked`: removes the oldest kept clips until those left plus `incoming` fit in `share`. */
+  const evict = (workspaceId: string, share: number, incoming: number, except?: string) =>
+    Effect.gen(function*() {
+      const removed = oldestToRemove(yield* repo.held(workspaceId, except), incoming, share)
+      yield* repo.markRemoved(removed.map((clip) => clip.id))
+      return removed
+    })
+
+  const storageBlock = Effect.fn("StorageUsage.block")(function*(workspaceId: string) {
+    return blockOf(yield* factsOf(workspaceId))
+  })
+
+  /** Whether `bytes` more fit in the media library's share (uploads never remove anything to make room). */
+  const mediaFits = Effect.fn("StorageUsage.mediaFits")(function*(workspaceId: string, bytes: number) {
+    const facts = yield* factsOf(workspaceId)
+    return facts.mediaBytes + bytes <= mediaShareBytes(facts.storageMb, facts.mediaSharePercent)
+  })
+
+  /**
+   * Keeps a finished clip of `bytes`: a clip larger than the whole clips share is not kept (and nothing is removed);
+   * otherwise the oldest kept clips are removed until it fits, and it is marked kept. Running it again changes nothing.
+   */
+  const makeRoomForClip = Effect.fn("StorageUsage.makeRoomForClip")(
+    function*(workspaceId: string, clipId: string, bytes: number) {
+      const removed = yield* repo.locked(
+        workspaceId,
+        Effect.gen(function*() {
+          const share = yield* clipsShareOf(workspaceId)
+          if (bytes > share) return undefined
+          const removed = yield* evict(workspaceId, share, bytes, clipId)
+          yield* repo.keep(clipId)
+          return removed
+        })
+      )
+      if (removed === undefined) return { kept: false, removed: [] } satisfies ClipRoom
+      return { kept: true, removed: yield* dropBlobs(removed) } satisfies ClipRoom
+    }
+  )
+
+  /**
+   * Moves the split. Refused (409) when media no longer fit their new share; kept clips beyond the new clips share are
+   * removed, oldest first. Answers the new block.
+   */
+  const setSplit = Effect.fn("StorageUsage.setSplit")(function*(workspaceId: string, mediaSharePercent: number) {
+    const removed = yield* repo.locked(
+      workspaceId,
+      Effect.gen(function*() {
+        const facts = yield* factsOf(workspaceId)
+        const mediaMax = mediaShareBytes(facts.storageMb, mediaSharePercent)
+        if (facts.mediaBytes > mediaMax) {
+          const message = `The media library holds ${facts.mediaBytes} bytes; a ${mediaSharePercent}% share holds ` +
+            `${mediaMax} bytes. Delete ${facts.mediaBytes - mediaMax} bytes of media or choose a larger share.`
+          return yield* new Conflict({ message, details: [detailAt(["mediaSharePercent"], message)] })
+        }
+        const removed = yield* evict(workspaceId, clipsShareBytes(facts.storageMb, mediaSharePercent), 0)
+        yield* repo.setMediaShare(workspaceId, mediaSharePercent)
+        return removed
+      })
+    )
+    yield* dropBlobs(removed)
+    return yield* storageBlock(workspaceId)
+  })
+
+  /** After the allowance changed: kept clips beyond the clips share are removed, oldest first. */
+  const fitClips = Effect.fn("StorageUsage.fitClips")(function*(workspaceId: string) {
+    const removed = yield* repo.locked(
+      workspaceId,
+      Effect.flatMap(clipsShareOf(workspaceId), (share) => evict(workspaceId, share, 0))
+    )
+    return yield* dropBlobs(removed)
+  })
+
+  /** Removes one clip's bytes (the record stays, `stored` false); callers have checked it may go. */
+  const removeClip = Effect.fn("StorageUsage.removeClip")(function*(workspaceId: string, clip: HeldClipRow) {
+    yield* repo.locked(workspaceId, repo.markRemoved([clip.id]))
+    yield* dropBlobs([clip])
+  })
+
+  return { storageBlock, mediaFits, makeRoomForClip, setSplit, fitClips, removeClip }
+})
+
+export class StorageUsage extends Context.Tag("clipwright/services/StorageUsage")<
+  StorageUsage,
+  Effect.Effect.Success<typeof make>
+>() {
+  /** Needs `StorageRepo` and `BlobStorage`; hosted with the node's resources, since the export entity keeps clips. */
+  static readonly layer = Layer.effect(StorageUsage, make)
+}

@@ -1,0 +1,115 @@
+import { Context, Effect, Layer, Option } from "effect"
+import { ExportEntity } from "./ExportEntity.js"
+import { NotFound } from "../domain/Errors.js"
+import type { QueueEntry } from "./Export.js"
+import { exportStatusOf, isTerminal } from "./RenderJob.js"
+import { type ExportRow, ExportRepo } from "./ExportRepo.js"
+import { RenderRepo } from "./RenderRepo.js"
+import { entityCall } from "../domain/EntityCalls.js"
+
+const TWO_HOURS = 2 * 3600 * 1000
+const KEPT_IN_QUEUE = 100
+
+/**
+ * The status an export shows. Until the export entity has recorded the end it is waiting or rendering, even when
+ * the render itself already finished, so `succeeded` always comes together with `kept`.
+ */
+export const statusOf = (row: ExportRow) => {
+  if (row.status !== "queued" && row.status !== "rendering") return row.status
+  const live = exportStatusOf(row.renderState)
+  return live === "queued" ? "queued" : "rendering"
+}
+
+const needsSettling = (row: ExportRow) =>
+  statusOf(row) === "succeeded" && row.status === "succeeded" && !row.kept && row.keptNote === null &&
+  row.discardedAt === null
+
+const make = Effect.gen(function*() {
+  const repo = yield* ExportRepo
+  const renders = yield* RenderRepo
+  const exportClient = yield* ExportEntity.client
+
+  /** Another workspace's export answers exactly like a missing one. */
+  const find = (workspaceId: string, jobId: string) =>
+    repo.find(jobId).pipe(
+      Effect.map(Option.filter((row) => row.workspaceId === workspaceId && row.discardedAt === null)),
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No export ${jobId}.` })),
+        onSome: Effect.succeed
+      }))
+    )
+
+  /** On seeing a finished export it is kept (when it fits) — once. */
+  const settled = (row: ExportRow) =>
+    needsSettling(row)
+      ? entityCall(exportClient(row.id).Settle({})).pipe(
+        Effect.zipRight(repo.find(row.id)),
+        Effect.map(Option.getOrElse(() => row))
+      )
+      : Effect.succeed(row)
+
+  const aheadOf = (row: ExportRow) => statusOf(row) === "queued" ? renders.ahead(row.renderJobId) : Effect.succeed(0)
+
+  const poll = Effect.fn("ExportViews.poll")(function*(workspaceId: string, jobId: string) {
+    const row = yield* settled(yield* find(workspaceId, jobId))
+    return {
+      status: statusOf(row),
+      progress: row.progress,
+      renderer: row.renderState,
+      ahead: yield* aheadOf(row),
+      error: row.error,
+      kept: row.kept,
+      keptNote: row.keptNote
+    }
+  })
+
+  const entry = (row: ExportRow, ahead: number): QueueEntry => ({
+    jobId: row.id,
+    templateId: row.templateId,
+    templateName: row.templateName,
+    variant: row.variant,
+    version: row.version,
+    ratio: row.ratio,
+    locale: row.locale,
+    brandId: row.brandId,
+    brandName: row.brandName,
+    status: statusOf(row),
+    progress: row.progress,
+    ahead,
+    error: row.error,
+    kept: row.kept,
+    keptNote: row.keptNote,
+    byteSize: row.byteSize,
+    durationMs: row.durationMs,
+    createdAt: row.createdAt.toISOString()
+  })
+
+  /** Waiting or rendering, failed in the last two hours, and the newest 100 kept; newest first. */
+  const queue = Effect.fn("ExportViews.queue")(function*(workspaceId: string, now: Date) {
+    const rows = yield* Effect.forEach(yield* repo.list(workspaceId), settled, { concurrency: 4 })
+    let kept = 0
+    const shown = rows.filter((row) => {
+      const status = statusOf(row)
+      if (!isTerminal(row.renderState) || status === "queued" || status === "rendering") return true
+      if (row.kept) return ++kept <= KEPT_IN_QUEUE
+      const recent = row.finishedAt !== null && now.getTime() - row.finishedAt.getTime() < TWO_HOURS
+      return recent && status !== "cancelled"
+    })
+    return { exports: yield* Effect.forEach(shown, (row) => Effect.map(aheadOf(row), (ahead) => entry(row, ahead))) }
+  })
+
+  const discard = Effect.fn("ExportViews.discard")(function*(workspaceId: string, jobId: string, requestId: string) {
+    const row = yield* repo.find(jobId).pipe(Effect.map(Option.filter((r) => r.workspaceId === workspaceId)))
+    if (Option.isNone(row)) return yield* new NotFound({ message: `No export ${jobId}.` })
+    return yield* entityCall(exportClient(jobId).Discard({ requestId }))
+  })
+
+  return { find, settled, poll, queue, discard }
+})
+
+export class ExportViews extends Context.Tag("clipwright/services/ExportViews")<
+  ExportViews,
+  Effect.Effect.Success<typeof make>
+>() {
+  static readonly layer = Layer.effect(ExportViews, make)
+}

@@ -1,0 +1,63 @@
+import { Entity } from "@effect/cluster"
+import { Deferred, Effect, Option } from "effect"
+import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
+import { ExportEntity } from "./ExportEntity.js"
+import { isTerminal } from "./RenderJob.js"
+import { RenderRepo } from "./RenderRepo.js"
+import { RenderCapacity } from "./RenderCapacity.js"
+import { RenderOutputs } from "./RenderOutputs.js"
+import { RenderRunnerEntity } from "./RenderRunnerEntity.js"
+
+const cancelledOutcome = { state: "CANCELLED", error: "cancelled" } as const
+
+export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
+  Effect.gen(function*() {
+    const jobId = (yield* Entity.CurrentAddress).entityId
+    const repo = yield* RenderRepo
+    const capacity = yield* RenderCapacity
+    const outputs = yield* RenderOutputs
+    const allowance = yield* WorkspaceAllowanceEntity.client
+    const exports = yield* ExportEntity.client
+    const cancelled = yield* Deferred.make<void>()
+
+    const announce = (workspaceId: string, origin: string, state: string) =>
+      Effect.all([
+        allowance(workspaceId).Settle(
+          { renderJobId: jobId, outcome: state === "COMPLETED" || state === "PARTIAL" ? "commit" : "release" },
+          { discard: true }
+        ),
+        origin === "export" ? exports(jobId).RenderEnded({ state }, { discard: true }) : Effect.void
+      ], { discard: true }).pipe(Effect.orDie)
+
+    const run = Effect.gen(function*() {
+      const found = yield* repo.findJob(jobId)
+      if (Option.isNone(found)) return
+      const job = found.value
+      if (isTerminal(job.state)) return yield* announce(job.workspaceId, job.origin, job.state)
+      // A re-delivered Start (the node that had it died) draws again from the beginning.
+      const state = yield* capacity.withSlot(
+        Effect.gen(function*() {
+          if (yield* Deferred.isDone(cancelled)) return cancelledOutcome
+          yield* repo.setState(jobId, "SUBMITTED", { attempt: job.attempt + 1 })
+          return yield* outputs.drawAll(job)
+        })
+      ).pipe(Effect.raceFirst(Effect.as(Deferred.await(cancelled), cancelledOutcome)))
+      const moved = yield* repo.finishIfOpen(jobId, state.state, state.error)
+      const final = moved
+        ? state.state
+        : Option.match(yield* repo.findJob(jobId), { onNone: () => state.state, onSome: (j) => j.state })
+      yield* announce(job.workspaceId, job.origin, final)
+    })
+
+    return RenderRunnerEntity.of({
+      Start: () => run.pipe(Effect.withSpan("RenderRunner.start", { attributes: { jobId } })),
+      Cancel: ({ payload }) =>
+        Effect.gen(function*() {
+          const moved = yield* repo.finishIfOpen(jobId, "CANCELLED", payload.reason)
+          yield* Deferred.succeed(cancelled, undefined)
+          return { stopped: moved }
+        }).pipe(Effect.withSpan("RenderRunner.cancel", { attributes: { jobId } }))
+    })
+  }),
+  { concurrency: "unbounded", maxIdleTime: "2 minutes" }
+)

@@ -1,0 +1,47 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { ClipwrightApi } from "../Api.js"
+import { CLIP_MIME_TYPE } from "./RenderedClip.js"
+import { NotFound } from "../domain/Errors.js"
+import { CurrentPrincipal } from "../domain/Principal.js"
+import { RenderedClips } from "./RenderedClips.js"
+import { StorageUsage } from "../media/StorageUsage.js"
+import { BlobStorage } from "../storage/BlobStorage.js"
+import { blobResponse } from "../http/FileResponses.js"
+
+const workspace = Effect.map(CurrentPrincipal, (p) => p.accountId)
+
+const gone = (id: string) => Effect.fail(new NotFound({ message: `Rendered clip ${id} is gone.` }))
+
+export const StorageHttpLive = HttpApiBuilder.group(ClipwrightApi, "storage", (handlers) =>
+  Effect.gen(function*() {
+    const storage = yield* StorageUsage
+    const clips = yield* RenderedClips
+    return handlers
+      .handle("split", ({ payload }) =>
+        Effect.flatMap(workspace, (id) => storage.setSplit(id, payload.mediaSharePercent)).pipe(
+          Effect.map((block) => ({ storage: block }))
+        ))
+      .handle("renders", () => Effect.flatMap(workspace, clips.list))
+      .handle("deleteRender", ({ path }) => Effect.flatMap(workspace, (id) => clips.remove(id, path.id)))
+      .handle("asset", ({ path }) => Effect.flatMap(workspace, (id) => clips.metadata(id, path.id)))
+  }))
+
+/** Signed downloads: no bearer is read; the signature is checked by `RenderedClips.signedFile`. */
+export const AssetFilesHttpLive = HttpApiBuilder.group(ClipwrightApi, "assetFiles", (handlers) =>
+  Effect.gen(function*() {
+    const clips = yield* RenderedClips
+    const blobs = yield* BlobStorage
+    return handlers.handle("download", ({ path, urlParams }) =>
+      Effect.flatMap(clips.signedFile(path.id, urlParams.exp, urlParams.sig), (file) =>
+        blobResponse(file.blobKey, {
+          contentType: CLIP_MIME_TYPE,
+          disposition: "inline",
+          filename: `${path.id}.mp4`,
+          etag: file.sha256,
+          cacheControl: "private"
+        }).pipe(
+          Effect.provideService(BlobStorage, blobs),
+          Effect.catchTag("BlobNotFound", () => gone(path.id))
+        )))
+  }))

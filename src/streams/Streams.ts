@@ -1,0 +1,131 @@
+import { Context, Effect, Either, FiberRef, Layer, Option } from "effect"
+import { StreamEntity } from "./StreamEntity.js"
+import { AppConfig } from "../Config.js"
+import { type ErrorDetail, NoSample, NotFound, SchemaValidation, UnknownTemplate, detailAt } from "../domain/Errors.js"
+import { CurrentRequestId } from "../domain/RequestId.js"
+import { streamIdForRequest } from "../domain/Ulid.js"
+import type { CreateStreamBody, FieldMap, Stream, UpdateStreamBody } from "./Stream.js"
+import { StreamRepo, type StreamRow } from "./StreamRepo.js"
+import { applyFieldMap } from "./FieldMapApply.js"
+import { checkFieldMap } from "./FieldMapCheck.js"
+import { suggestMap, templateFields } from "./SuggestMap.js"
+import { resolveBuild } from "../templates/TemplateRegistry.js"
+import type { Build } from "../templates/Template.js"
+import { validateContent } from "../templates/Validate.js"
+import { entityCall } from "../domain/EntityCalls.js"
+
+
+export const toStream = (row: StreamRow): Stream => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  enabled: row.enabled,
+  templateId: row.templateId,
+  fieldMap: row.fieldMap,
+  subscribers: 0,
+  listeners: [],
+  lastReceivedAt: row.lastReceivedAt?.toISOString() ?? null,
+  ...(row.lastSample === null ? {} : { lastSample: row.lastSample }),
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString()
+})
+
+/** The template's newest build (of its first variant): what stream configuration is checked against. */
+const newestBuildOf = (templateId: string, path: string) =>
+  Either.match(resolveBuild(templateId), {
+    onLeft: () => Effect.fail(new UnknownTemplate({ message: `Template ${templateId} is not offered.`, details: [detailAt([path], "unknown template")] })),
+    onRight: (resolved) => Effect.succeed(resolved.build)
+  })
+
+const invalid = (message: string, details: ReadonlyArray<ErrorDetail>) =>
+  details.length === 0 ? Effect.void : Effect.fail(new SchemaValidation({ message, details }))
+
+/** A changed map or template must still turn the stream's last payload into content the template accepts. */
+const checkAgainstSample = (build: Build, fieldMap: FieldMap, sample: unknown) => {
+  if (sample === null || sample === undefined) return Effect.void
+  const problems = validateContent(build, applyFieldMap(build, fieldMap, sample))
+  return invalid(
+    "With this map the stream's last payload would not fit the template.",
+    problems.map((p) => detailAt(["fieldMap"], `Last payload, ${p.path || "document"}: ${p.message}`, p.rule))
+  )
+}
+
+const make = Effect.gen(function*() {
+  const repo = yield* StreamRepo
+  const config = yield* AppConfig
+  const entity = yield* StreamEntity.client
+  const requestId = FiberRef.get(CurrentRequestId)
+
+  const requireStream = (workspaceId: string, id: string) =>
+    repo.findById(id).pipe(
+      Effect.map(Option.filter((row) => row.workspaceId === workspaceId && row.deletedAt === null)),
+      Effect.flatMap(Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No stream ${id}.` })),
+        onSome: Effect.succeed
+      }))
+    )
+
+  const list = Effect.fn("Streams.list")(function*(workspaceId: string) {
+    const rows = yield* repo.listLive(workspaceId)
+    return { route: `${config.publicBaseUrl}/v1/stream`, streams: rows.map(toStream) }
+  })
+
+  const create = Effect.fn("Streams.create")(function*(workspaceId: string, body: CreateStreamBody) {
+    const build = yield* newestBuildOf(body.templateId, "templateId")
+    const fieldMap = body.fieldMap ?? {}
+    yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
+    const currentRequest = yield* requestId
+    const id = body.id ?? streamIdForRequest(currentRequest, workspaceId)
+    yield* entityCall(entity(id).Create({
+      requestId: currentRequest,
+      workspaceId,
+      name: body.name,
+      description: body.description ?? "",
+      enabled: body.enabled ?? true,
+      templateId: body.templateId,
+      fieldMap
+    }))
+    return toStream(yield* requireStream(workspaceId, id))
+  })
+
+  const update = Effect.fn("Streams.update")(function*(workspaceId: string, id: string, body: UpdateStreamBody) {
+    if (body.templateId !== undefined || body.fieldMap !== undefined) {
+      const current = yield* requireStream(workspaceId, id)
+      const build = yield* newestBuildOf(body.templateId ?? current.templateId, "templateId")
+      const fieldMap = body.fieldMap ?? current.fieldMap
+      yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
+      yield* checkAgainstSample(build, fieldMap, current.lastSample)
+    }
+    yield* entityCall(entity(id).Update({ requestId: yield* requestId, workspaceId, ...body }))
+    return { ok: true as const }
+  })
+
+  const remove = Effect.fn("Streams.delete")(function*(workspaceId: string, id: string) {
+    const { stopped } = yield* entityCall(entity(id).Delete({ requestId: yield* requestId, workspaceId }))
+    return { ok: true as const, stopped }
+  })
+
+  const suggest = Effect.fn("Streams.suggestMap")(
+    function*(workspaceId: string, id: string, body: { templateId?: string | undefined; templateVersion?: string | undefined }) {
+      const stream = yield* requireStream(workspaceId, id)
+      const templateId = body.templateId ?? stream.templateId
+      const resolved = resolveBuild(templateId, { version: body.templateVersion })
+      if (Either.isLeft(resolved)) {
+        return yield* resolved.left._tag === "InvalidVersion"
+          ? new SchemaValidation({ message: "templateVersion must be major.minor.patch or latest.", details: [detailAt(["templateVersion"], "not a version", "pattern")] })
+          : new UnknownTemplate({ message: `Template ${templateId} has no such build.` })
+      }
+      if (stream.lastSample === null) {
+        return yield* new NoSample({ message: `Stream ${id} has not received a payload yet; send one event first.` })
+      }
+      const build = resolved.right.build
+      return { suggestion: suggestMap(build, stream.lastSample), templateFields: templateFields(build), sample: stream.lastSample }
+    }
+  )
+
+  return { list, create, update, remove, suggest }
+})
+
+export class Streams extends Context.Tag("clipwright/services/Streams")<Streams, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(Streams, make)
+}

@@ -1,0 +1,65 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Conflict, NoSample, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import { CreateStreamBody, Stream, UpdateStreamBody } from "./Stream.js"
+import { Authentication } from "../http/Security.js"
+
+const IdPath = Schema.Struct({ id: Schema.String })
+
+export const SuggestMapAnswer = Schema.Struct({
+  suggestion: Schema.Record({ key: Schema.String, value: Schema.Struct({ from: Schema.String }) }),
+  templateFields: Schema.Array(Schema.Struct({
+    key: Schema.String,
+    type: Schema.String,
+    label: Schema.String,
+    required: Schema.Boolean,
+    maxLength: Schema.optional(Schema.Number)
+  })),
+  sample: Schema.Unknown
+})
+
+export class StreamsApi extends HttpApiGroup.make("streams")
+  .add(
+    HttpApiEndpoint.get("list", "/streams")
+      .addSuccess(Schema.Struct({ route: Schema.String, streams: Schema.Array(Stream) }))
+  )
+  .add(
+    HttpApiEndpoint.post("create", "/streams")
+      .setPayload(CreateStreamBody)
+      .addSuccess(Schema.Struct({ stream: Stream }), { status: 201 })
+      .addError(Conflict)
+      .addError(UnknownTemplate)
+      .annotate(OpenApi.Description, "An id may be chosen (st_ + 12 hex); one taken in any workspace, or ever deleted, is 409.")
+  )
+  .add(
+    HttpApiEndpoint.post("update", "/streams/:id/update")
+      .setPath(IdPath)
+      .setPayload(UpdateStreamBody)
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true) }))
+      .addError(NotFound)
+      .addError(UnknownTemplate)
+  )
+  .add(
+    HttpApiEndpoint.post("delete", "/streams/:id/delete")
+      .setPath(IdPath)
+      .addSuccess(Schema.Struct({ ok: Schema.Literal(true), stopped: Schema.Number }))
+      .addError(NotFound)
+  )
+  .add(
+    HttpApiEndpoint.post("suggestMap", "/streams/:id/suggest-map")
+      .setPath(IdPath)
+      .setPayload(Schema.NullOr(Schema.Struct({
+        templateId: Schema.optional(Schema.String),
+        templateVersion: Schema.optional(Schema.String)
+      })))
+      .addSuccess(SuggestMapAnswer)
+      .addError(NotFound)
+      .addError(NoSample)
+      .addError(UnknownTemplate)
+      .annotate(OpenApi.Description, "Suggests a field map from the stream's last payload; never applied.")
+  )
+  .addError(SchemaValidation)
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Streams")
+{}
