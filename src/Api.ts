@@ -1,38 +1,44 @@
 import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "./domain/Errors.js"
-import { AdminApi } from "./identity/AdminApi.js"
-import { AssetFilesApi } from "./renders/AssetFilesApi.js"
 import { BrandSlotsApi } from "./brands/BrandSlotsApi.js"
 import { BrandsApi } from "./brands/BrandsApi.js"
-import { ExportApi } from "./renders/ExportApi.js"
-import { ExportFilesApi } from "./renders/ExportFilesApi.js"
-import { RenderJobsApi } from "./renders/RenderJobsApi.js"
-import { RendersApi } from "./renders/RendersApi.js"
 import { documentEnvelope } from "./http/OpenApiEnvelope.js"
+import { AdminApi } from "./identity/AdminApi.js"
 import { IdentityApi } from "./identity/IdentityApi.js"
 import { MediaApi, MediaPreviewApi } from "./media/MediaApi.js"
-import { StorageApi } from "./renders/StorageApi.js"
+import { StorageApi } from "./media/StorageApi.js"
+import { AdminLimitsApi } from "./renders/AdminLimitsApi.js"
+import { AssetFilesApi } from "./renders/AssetFilesApi.js"
+import { ExportApi } from "./renders/ExportApi.js"
+import { ExportFilesApi } from "./renders/ExportFilesApi.js"
+import { ReferenceClipsApi } from "./renders/ReferenceClipsApi.js"
+import { RenderedClipsApi } from "./renders/RenderedClipsApi.js"
+import { RenderJobsApi } from "./renders/RenderJobsApi.js"
+import { RendersApi } from "./renders/RendersApi.js"
 import { StreamsApi } from "./streams/StreamsApi.js"
 import { SystemApi } from "./system/SystemApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
 
-/** The whole HTTP contract: one group per spec area. */
+/** The whole HTTP contract: each area's groups; each area's handlers implement theirs against this class. */
 export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(SystemApi)
   .add(IdentityApi)
   .add(StreamsApi)
+  .add(TemplatesApi)
+  .add(ReferenceClipsApi)
   .add(RendersApi)
   .add(RenderJobsApi)
   .add(ExportApi)
   .add(ExportFilesApi)
   .add(StorageApi)
+  .add(RenderedClipsApi)
   .add(AssetFilesApi)
   .add(BrandsApi)
   .add(BrandSlotsApi)
   .add(MediaApi)
   .add(MediaPreviewApi)
-  .add(TemplatesApi)
   .add(AdminApi)
+  .add(AdminLimitsApi)
   .addError(Unauthenticated)
   .addError(Forbidden)
   .addError(Internal)

@@ -4,7 +4,7 @@ import { detailAt, NotFound } from "../domain/Errors.js"
 import type { ErrorDetail } from "../domain/Errors.js"
 import type { BrandMarks, Insets } from "../render/Scene.js"
 import { BrandRepo } from "./BrandRepo.js"
-import { MediaRepo } from "../media/MediaRepo.js"
+import { MediaFiles } from "../media/MediaFiles.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { filesFor, marksFor, safeAreaOf } from "./BrandLookMap.js"
 import type { LocalFile } from "./BrandLookMap.js"
@@ -50,7 +50,7 @@ const pictureRefs = (data: unknown): Array<{ readonly url: string; readonly at: 
  */
 const make = Effect.gen(function*() {
   const brands = yield* BrandRepo
-  const media = yield* MediaRepo
+  const media = yield* MediaFiles
   const blobs = yield* BlobStorage
 
   const notFound = (brandId: string) =>
@@ -77,8 +77,7 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       if (!url.startsWith(MEDIA)) return undefined
       const ref = url.slice(MEDIA.length)
-      const byId = yield* media.find(workspaceId, ref)
-      const row = Option.isSome(byId) ? byId : yield* media.findByName(workspaceId, ref)
+      const row = yield* media.findByRef(workspaceId, ref)
       if (Option.isNone(row) || row.value.kind !== "Image") return undefined
       return yield* blobs.localPath(row.value.blobKey)
     })

@@ -5,12 +5,13 @@ import { detailAt, LocaleNotSupported, NotFound, SchemaValidation } from "../dom
 import { type SlotRule, slotRule } from "../media/MediaFile.js"
 import type { Principal } from "../domain/Principal.js"
 import { extensionOf } from "../media/Sniff.js"
-import { MediaRepo, type MediaRow } from "../media/MediaRepo.js"
+import { MediaFiles } from "../media/MediaFiles.js"
+import type { MediaRow } from "../media/MediaRecord.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { isLocale } from "../templates/Locales.js"
 import { DEFAULT_LOCALE } from "./SlotStyle.js"
-import { MediaHolders, slotFileOf } from "./MediaHolders.js"
+import { BrandSlotHolders, slotFileOf } from "./BrandSlotHolders.js"
 import { MediaLibrary, rowOf } from "../media/MediaLibrary.js"
 import { type Accepts, MediaUploads, uploadedIntoSlot } from "../media/MediaUploads.js"
 
@@ -53,11 +54,11 @@ const nameNumbered = (name: string, n: number) => {
  * stays in the library.
  */
 const make = Effect.gen(function*() {
-  const media = yield* MediaRepo
+  const media = yield* MediaFiles
   const brands = yield* BrandRepo
   const library = yield* MediaLibrary
   const uploads = yield* MediaUploads
-  const holders = yield* MediaHolders
+  const holders = yield* BrandSlotHolders
   const blobs = yield* BlobStorage
 
   /** The slot, its locale key and the brand, checked before any byte of an upload is read. */
@@ -139,8 +140,7 @@ const make = Effect.gen(function*() {
       new SchemaValidation({ message, details: [detailAt(["url"], message, rule)] })
     const ref = /^media:\/\/(.+)$/.exec(url)?.[1]
     if (ref === undefined) return yield* invalid("Link a library file as media://<id> (or media://<name>).", "mediaRef")
-    const byId = yield* media.find(workspaceId, ref)
-    const found = Option.isSome(byId) ? byId : yield* media.findByName(workspaceId, ref)
+    const found = yield* media.findByRef(workspaceId, ref)
     if (Option.isNone(found)) return yield* new NotFound({ message: `No media file ${ref}.` })
     const row = found.value
     if (!rule.mimeTypes.includes(row.mimeType) || row.byteSize > rule.maxBytes) {

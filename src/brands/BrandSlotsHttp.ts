@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { CurrentPrincipal } from "../domain/Principal.js"
 import { BrandSlots } from "./BrandSlots.js"
-import { uploadRoute } from "../media/MediaHttp.js"
+import { uploadRoute } from "../media/UploadRoute.js"
 
 export const BrandSlotsHttpLive = HttpApiBuilder.group(ClipwrightApi, "brandSlots", (handlers) =>
   Effect.gen(function*() {

@@ -12,7 +12,7 @@ import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
-import { Identity } from "../identity/Identity.js"
+import { ApiKeys } from "./ApiKeys.js"
 import { jsonBodyRefusal } from "./BodyGuard.js"
 import { causeToEnvelope, envelopeResponse, type EnvelopeInput } from "./Envelope.js"
 import { authenticateRequest } from "./SecurityLive.js"
@@ -114,11 +114,11 @@ export const requestContext = (errorsBase: string) =>
 /** Inside the API: every typed failure, decode error, unknown route or defect becomes the envelope. */
 export const ErrorEnvelopeLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
-  const identity = yield* Identity
+  const apiKeys = yield* ApiKeys
   const errorsBase = `${config.publicBaseUrl}/errors`
   return HttpApiBuilder.middleware((app) =>
     app.pipe(
-      Effect.catchIf(isRouteNotFound, (notFound) => guardPlatformRoutes(identity, notFound)),
+      Effect.catchIf(isRouteNotFound, (notFound) => guardPlatformRoutes(apiKeys, notFound)),
       Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause))
     )
   )
@@ -131,9 +131,9 @@ const isRouteNotFound = (e: unknown): e is HttpServerError.RouteNotFound =>
  * The platform's broadcast routes are not served by this node yet, but a workspace key asking for them is still
  * refused as the spec says (403 naming ingest:shipped) rather than told they do not exist.
  */
-const guardPlatformRoutes = (identity: Identity["Type"], notFound: HttpServerError.RouteNotFound) => {
+const guardPlatformRoutes = (apiKeys: ApiKeys["Type"], notFound: HttpServerError.RouteNotFound) => {
   const pathname = new URL(notFound.request.url, "http://x").pathname
   if (!/^\/v1\/broadcasts?(\/|$)/.test(pathname)) return Effect.fail(notFound)
   const key = (notFound.request.headers["authorization"] ?? "").replace(/^Bearer\s+/i, "")
-  return authenticateRequest(identity, notFound.request, pathname, key).pipe(Effect.zipRight(Effect.fail(notFound)))
+  return authenticateRequest(apiKeys, notFound.request, pathname, key).pipe(Effect.zipRight(Effect.fail(notFound)))
 }

@@ -5,7 +5,7 @@ import { hasPermission, PLATFORM_SCOPE, type Requirement, requirementFor } from 
 import { anonymous, type Principal } from "../domain/Principal.js"
 import { AdminAuthentication, Authentication } from "./Security.js"
 import { AdminToken, tokensMatch } from "./AdminToken.js"
-import { Identity } from "../identity/Identity.js"
+import { ApiKeys } from "./ApiKeys.js"
 
 const unauthenticated = new Unauthenticated({
   message: "Missing or invalid API key: send `Authorization: Bearer <API_KEY>` with a live key."
@@ -33,7 +33,7 @@ const authorize = (principal: Principal, requirement: Requirement, serviceAccoun
 
 /** Resolves a bearer key into the caller and checks the route's requirement (SPEC Authentication). */
 export const authenticateRequest = (
-  identity: Identity["Type"],
+  apiKeys: ApiKeys["Type"],
   request: HttpServerRequest.HttpServerRequest,
   routePath: string,
   key: string
@@ -43,7 +43,7 @@ export const authenticateRequest = (
   if (key === "") {
     return requirement._tag === "Permission" && requirement.public ? Effect.succeed(anonymous) : unauthenticated
   }
-  return Effect.flatMap(identity.authenticate(key), (found): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
+  return Effect.flatMap(apiKeys.authenticate(key), (found): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
     if (Option.isNone(found)) return unauthenticated
     if (found.value.kind === "platform") {
       return requirement._tag === "Platform"
@@ -56,13 +56,13 @@ export const authenticateRequest = (
 
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(Identity, (identity) => ({
+  Effect.map(ApiKeys, (apiKeys) => ({
     bearer: (token) =>
       Effect.flatMap(
         Effect.context<HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext>(),
         (context) =>
           authenticateRequest(
-            identity,
+            apiKeys,
             Context.get(context, HttpServerRequest.HttpServerRequest),
             Context.get(context, HttpRouter.RouteContext).route.path,
             Redacted.value(token)

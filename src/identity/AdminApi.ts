@@ -1,13 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { BlockedUrl, Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
-import { QuotaBlock } from "../renders/Quota.js"
 import { AdminAuthentication } from "../http/Security.js"
 
-const AccountPath = Schema.Struct({ accountId: Schema.String })
+export const AccountPath = Schema.Struct({ accountId: Schema.String })
 const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "an email address" }))
-// The limits are PostgreSQL `integer` columns: a larger number would be a 500 there.
-const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative(), Schema.lessThanOrEqualTo(2_147_483_647))
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
@@ -55,17 +52,6 @@ export class AdminApi extends HttpApiGroup.make("admin")
       )
       .addError(NotFound)
       .addError(Conflict)
-  )
-  .add(
-    HttpApiEndpoint.put("setLimits", "/workspaces/:accountId/limits")
-      .setPath(AccountPath)
-      .setPayload(Schema.Struct({
-        renderAllowance: Schema.optional(NonNegativeInt),
-        storageMb: Schema.optional(NonNegativeInt),
-        seats: Schema.optional(NonNegativeInt)
-      }))
-      .addSuccess(Schema.Struct({ quota: QuotaBlock }))
-      .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("createPlatformKey", "/platform-keys")

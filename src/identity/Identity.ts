@@ -6,6 +6,7 @@ import { checkUrl } from "../domain/UrlPolicy.js"
 import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
 import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
 import type { Principal } from "../domain/Principal.js"
+import { ApiKeys } from "../http/ApiKeys.js"
 import { IdentityRepo, isLive } from "./IdentityRepo.js"
 import { makeKeyCache } from "./KeyCache.js"
 
@@ -109,7 +110,10 @@ const make = Effect.gen(function*() {
 
   return {
     authenticate: (apiKey: string) => cache.get(hashKey(apiKey)),
+    findWorkspace: repo.findWorkspace,
     requireWorkspace,
+    countMembers: repo.countMembers,
+    setLimits: repo.setLimits,
     createWorkspace,
     createKey,
     revokeKey,
@@ -124,4 +128,6 @@ export class Identity extends Context.Tag("clipwright/services/Identity")<
   Effect.Effect.Success<typeof make>
 >() {
   static readonly layer = Layer.effect(Identity, make)
+  /** The edge resolves bearer keys through this area. */
+  static readonly apiKeys = Layer.effect(ApiKeys, Effect.map(Identity, (identity) => ({ authenticate: identity.authenticate })))
 }

@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Effect, Layer, Option, Schema } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
+import { WorkspaceRow } from "./Workspace.js"
 
 const KeyRow = Schema.Struct({
   id: Schema.String,
@@ -11,19 +12,6 @@ const KeyRow = Schema.Struct({
 })
 export type KeyRow = typeof KeyRow.Type
 
-export const WorkspaceRow = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  ownerEmail: Schema.NullOr(Schema.String),
-  renderAllowance: Schema.Number,
-  storageMb: Schema.Number,
-  seats: Schema.NullOr(Schema.Number),
-  limitsOverridden: Schema.Boolean,
-  mediaSharePercent: Schema.Number,
-  webhookUrl: Schema.NullOr(Schema.String),
-  createdAt: Schema.DateFromSelf
-})
-export type WorkspaceRow = typeof WorkspaceRow.Type
 
 export interface NewKey {
   readonly id: string

@@ -5,10 +5,11 @@ import { Conflict, detailAt, Forbidden, NotFound } from "../domain/Errors.js"
 import { kindLimits, type MediaFile, mediaRef } from "./MediaFile.js"
 import type { Principal } from "../domain/Principal.js"
 import { withExtension } from "./Sniff.js"
-import { type MediaInsert, MediaRepo, type MediaRow } from "./MediaRepo.js"
+import { MediaRepo } from "./MediaRepo.js"
+import type { MediaInsert, MediaRow } from "./MediaRecord.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { Signing } from "../storage/Signing.js"
-import { MediaHolders, slotFileOf } from "../brands/MediaHolders.js"
+import { MediaHolders } from "./MediaHolders.js"
 import { type Accepts, MediaUploads, type Received } from "./MediaUploads.js"
 import { StorageUsage } from "./StorageUsage.js"
 
@@ -105,7 +106,7 @@ const make = Effect.gen(function*() {
   /** After the commit: the brand slots holding the replaced file move to the new one, then its bytes go. */
   const handOver = (landed: MediaRow, replaced: Option.Option<MediaRow>) =>
     Option.isNone(replaced) ? Effect.void : Effect.zipRight(
-      holders.repoint(landed.workspaceId, replaced.value.id, slotFileOf(landed)),
+      holders.repoint(landed.workspaceId, replaced.value.id, landed),
       blobs.delete(replaced.value.blobKey)
     )
 
@@ -146,7 +147,7 @@ const make = Effect.gen(function*() {
     const row = yield* existing(workspaceId, id)
     if (!(yield* repo.rename(workspaceId, id, name))) return yield* nameTaken(name)
     const renamed = { ...row, name }
-    if (row.name !== name) yield* holders.repoint(workspaceId, id, slotFileOf(renamed))
+    if (row.name !== name) yield* holders.repoint(workspaceId, id, renamed)
     return { file: yield* view(renamed) }
   })
 

@@ -1,36 +1,6 @@
 import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { MediaKind } from "./MediaFile.js"
-
-export const MediaRow = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  name: Schema.String,
-  mimeType: Schema.String,
-  kind: MediaKind,
-  byteSize: Schema.NumberFromString,
-  sha256: Schema.String,
-  blobKey: Schema.String,
-  width: Schema.NullOr(Schema.Number),
-  height: Schema.NullOr(Schema.Number),
-  uploadedBy: Schema.String,
-  createdAt: Schema.DateFromSelf
-})
-export type MediaRow = typeof MediaRow.Type
-
-export interface MediaInsert {
-  readonly id: string
-  readonly workspaceId: string
-  readonly name: string
-  readonly mimeType: string
-  readonly kind: MediaKind
-  readonly byteSize: number
-  readonly sha256: string
-  readonly blobKey: string
-  readonly width: number | null
-  readonly height: number | null
-  readonly uploadedBy: string
-}
+import { type MediaInsert, MediaRow } from "./MediaRecord.js"
 
 const columns = "id, workspace_id, name, mime_type, kind, byte_size::text AS byte_size, sha256, blob_key, width, " +
   "height, uploaded_by, created_at"

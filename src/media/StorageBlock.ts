@@ -66,3 +66,11 @@ export const storageBlock = (facts: StorageFacts): StorageBlock => {
     max: facts.storageMb
   }
 }
+
+/** `POST /v1/storage/split`: the media library's share, a whole percent within the `split` range. */
+export const SplitBody = Schema.Struct({
+  mediaSharePercent: Schema.Int.pipe(Schema.between(storageSplit.minPercent, storageSplit.maxPercent))
+})
+export type SplitBody = typeof SplitBody.Type
+
+export const StorageAnswer = Schema.Struct({ storage: StorageBlock })

@@ -1,7 +1,7 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { type CountLimit, periodOf, type QuotaBlock, type QuotaOverview } from "./Quota.js"
 import { AllowanceRepo } from "./AllowanceRepo.js"
-import { IdentityRepo, type WorkspaceRow } from "../identity/IdentityRepo.js"
+import type { WorkspaceRow } from "../identity/Workspace.js"
 import { Identity } from "../identity/Identity.js"
 import { StorageUsage } from "../media/StorageUsage.js"
 
@@ -27,7 +27,6 @@ const quotaOf = (workspace: WorkspaceRow, usage: { committed: number; reserved: 
 const NO_PARTNERS: CountLimit = { used: 0, max: 0, unlimited: false }
 
 const make = Effect.gen(function*() {
-  const repo = yield* IdentityRepo
   const allowance = yield* AllowanceRepo
   const storage = yield* StorageUsage
   const identity = yield* Identity
@@ -47,7 +46,7 @@ const make = Effect.gen(function*() {
   const overview = Effect.fn("Quotas.overview")(function*(accountId: string) {
     const workspace = yield* identity.requireWorkspace(accountId)
     const [block, members, storageBlock] = yield* Effect.all(
-      [blockOf(workspace), repo.countMembers(accountId), storage.storageBlock(accountId)],
+      [blockOf(workspace), identity.countMembers(accountId), storage.storageBlock(accountId)],
       { concurrency: 3 }
     )
     return {
@@ -59,9 +58,9 @@ const make = Effect.gen(function*() {
   })
 
   const setLimits = Effect.fn("Quotas.setLimits")(
-    function*(accountId: string, limits: Parameters<typeof repo.setLimits>[1]) {
+    function*(accountId: string, limits: Parameters<Identity["Type"]["setLimits"]>[1]) {
       yield* identity.requireWorkspace(accountId)
-      yield* repo.setLimits(accountId, limits)
+      yield* identity.setLimits(accountId, limits)
       // A smaller allowance may leave kept clips beyond the clips share: the oldest go, as when room is needed.
       if (limits.storageMb !== undefined) yield* storage.fitClips(accountId)
       return yield* quota(accountId)

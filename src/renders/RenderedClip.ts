@@ -1,6 +1,4 @@
 import { Schema } from "effect"
-import { StorageBlock } from "../media/StorageBlock.js"
-import { storageSplit } from "../media/StorageSplit.js"
 
 /** SPEC "Rendered clip": one row of `GET /v1/media/renders`. */
 export const RenderedClip = Schema.Struct({
@@ -39,14 +37,6 @@ export const AssetMetadata = Schema.Struct({
   expiresAt: Schema.String
 }).annotations({ identifier: "AssetMetadata" })
 export type AssetMetadata = typeof AssetMetadata.Type
-
-/** `POST /v1/storage/split`: the media library's share, a whole percent within the `split` range. */
-export const SplitBody = Schema.Struct({
-  mediaSharePercent: Schema.Int.pipe(Schema.between(storageSplit.minPercent, storageSplit.maxPercent))
-})
-export type SplitBody = typeof SplitBody.Type
-
-export const StorageAnswer = Schema.Struct({ storage: StorageBlock })
 
 /** The signature of an asset download; both are checked by the route, so a missing one is 403, not 400. */
 export const SignedQuery = Schema.Struct({

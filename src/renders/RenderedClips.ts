@@ -8,7 +8,7 @@ import {
   type RenderedClip
 } from "./RenderedClip.js"
 import { Conflict, Forbidden, NotFound } from "../domain/Errors.js"
-import { type ClipRow, StorageRepo } from "../media/StorageRepo.js"
+import { type ClipRow, ClipRepo } from "./ClipRepo.js"
 import { Signing } from "../storage/Signing.js"
 import { StorageUsage } from "../media/StorageUsage.js"
 
@@ -28,7 +28,7 @@ const removed = (id: string) =>
  * another workspace, or an id that is not a rendered clip (a media library file), answers like a missing one.
  */
 const make = Effect.gen(function*() {
-  const repo = yield* StorageRepo
+  const repo = yield* ClipRepo
   const storage = yield* StorageUsage
   const signing = yield* Signing
   const { publicBaseUrl } = yield* AppConfig

@@ -3,7 +3,7 @@ import { Clock, Effect } from "effect"
 import { NotFound, RateLimited, UpstreamUnavailable } from "../domain/Errors.js"
 import { periodOf } from "./Quota.js"
 import { AllowanceRepo } from "./AllowanceRepo.js"
-import { IdentityRepo } from "../identity/IdentityRepo.js"
+import { Identity } from "../identity/Identity.js"
 import { RenderRepo } from "./RenderRepo.js"
 import { RenderCapacity } from "./RenderCapacity.js"
 import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
@@ -15,7 +15,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
   Effect.gen(function*() {
     const workspaceId = (yield* Entity.CurrentAddress).entityId
     const allowance = yield* AllowanceRepo
-    const identity = yield* IdentityRepo
+    const identity = yield* Identity
     const renders = yield* RenderRepo
     const capacity = yield* RenderCapacity
 

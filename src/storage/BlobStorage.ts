@@ -1,9 +1,6 @@
-import { Context, Effect, Layer } from "effect"
-import type { Option, Scope, Stream } from "effect"
-import * as path from "node:path"
-import { AppConfig } from "../Config.js"
+import { Context } from "effect"
+import type { Effect, Option, Scope, Stream } from "effect"
 import type { BlobNotFound, BlobTooLarge } from "./Errors.js"
-import { makeLocalBlobStorage } from "./LocalBlobStorage.js"
 
 /** What a finished write stored. */
 export interface StoredBlob {
@@ -52,12 +49,4 @@ export interface BlobStorageService {
   readonly tempPath: (suffix?: string) => Effect.Effect<string, never, Scope.Scope>
 }
 
-export class BlobStorage extends Context.Tag("clipwright/storage/BlobStorage")<BlobStorage, BlobStorageService>() {
-  /** Files under `DATA_DIR/blobs`; nodes sharing one DATA_DIR volume see the same files. */
-  static readonly layer = Layer.effect(
-    BlobStorage,
-    Effect.flatMap(AppConfig, (config) => makeLocalBlobStorage(path.join(config.dataDir, "blobs")))
-  )
-  /** Files under `root` (tests, tools). */
-  static readonly layerAt = (root: string) => Layer.effect(BlobStorage, makeLocalBlobStorage(root))
-}
+export class BlobStorage extends Context.Tag("clipwright/storage/BlobStorage")<BlobStorage, BlobStorageService>() {}

@@ -1,10 +1,11 @@
 import { NodeStream } from "@effect/platform-node"
-import { Chunk, Clock, Effect, Exit, identity, Option, Stream } from "effect"
+import { Chunk, Clock, Effect, Exit, identity, Layer, Option, Stream } from "effect"
 import * as crypto from "node:crypto"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import { resolveKey } from "./BlobKey.js"
-import type { BlobStorageService, ByteRange } from "./BlobStorage.js"
+import { AppConfig } from "../Config.js"
+import { BlobStorage, type BlobStorageService, type ByteRange } from "./BlobStorage.js"
 import { BlobNotFound, BlobTooLarge } from "./Errors.js"
 import {
   hashFile,
@@ -153,3 +154,14 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       tempPath
     } satisfies BlobStorageService
   })
+
+/** The blob store as a folder (the default adapter of the `BlobStorage` port). */
+export const LocalBlobStorage = {
+  /** Files under `DATA_DIR/blobs`; nodes sharing one DATA_DIR volume see the same files. */
+  layer: Layer.effect(
+    BlobStorage,
+    Effect.flatMap(AppConfig, (config) => makeLocalBlobStorage(path.join(config.dataDir, "blobs")))
+  ),
+  /** Files under `root` (tests, tools). */
+  layerAt: (root: string) => Layer.effect(BlobStorage, makeLocalBlobStorage(root))
+}

@@ -1,12 +1,6 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import {
-  LocaleNotSupported,
-  RatioNotSupported,
-  RenderFailed,
-  SchemaValidation,
-  UnknownTemplate
-} from "../domain/Errors.js"
+import { SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
 import {
   BuildQuery,
   CatalogueEntry,
@@ -17,7 +11,7 @@ import {
 } from "./TemplateShapes.js"
 import { Authentication } from "../http/Security.js"
 
-const TemplatePath = Schema.Struct({ templateId: Schema.String })
+export const TemplatePath = Schema.Struct({ templateId: Schema.String })
 
 /** The read-only template routes: workspace views, reference listings and the public format descriptions. */
 export class TemplatesApi extends HttpApiGroup.make("templates")
@@ -32,23 +26,6 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
       .addSuccess(ReferenceListing)
       .addError(UnknownTemplate)
       .annotate(OpenApi.Description, "Every variant and version of a template, with the ratios each build comes in.")
-  )
-  .add(
-    HttpApiEndpoint.get("referenceClip", "/templates/:templateId/reference/:ratio")
-      .setPath(Schema.Struct({ templateId: Schema.String, ratio: Schema.String }))
-      .setUrlParams(BuildQuery)
-      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
-      .addError(UnknownTemplate)
-      .addError(SchemaValidation)
-      .addError(RatioNotSupported)
-      .addError(LocaleNotSupported)
-      .addError(RenderFailed)
-      .annotate(
-        OpenApi.Description,
-        "The build's worked example drawn as an MP4 in that shape; without `variant` and `version`, the first " +
-          "variant and newest build. Answers `etag` (the clip's sha256), `cache-control: private, no-cache` and " +
-          "`x-template-version`; `If-None-Match` with the etag answers 304. Drawn once per build and shape."
-      )
   )
   .add(
     HttpApiEndpoint.get("shelf", "/formats/templates")

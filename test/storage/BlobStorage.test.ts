@@ -3,11 +3,12 @@ import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { BlobNotFound, BlobTooLarge } from "../../src/storage/Errors.js"
 import { bytesOf, chunked, collect, listFiles, sha256, tempRoot } from "./helpers.js"
 
 const root = tempRoot("blobs")
-const StorageLive = BlobStorage.layerAt(root)
+const StorageLive = LocalBlobStorage.layerAt(root)
 const tmpFiles = () => listFiles(path.join(root, ".tmp"))
 
 describe("BlobStorage (local files)", () => {
@@ -149,7 +150,7 @@ describe("BlobStorage (local files)", () => {
     Effect.gen(function*() {
       const one = yield* BlobStorage
       yield* one.putStream("media/shared/x.bin", Stream.make(bytesOf(77)), { maxBytes: 100 })
-      const other = yield* Effect.provide(BlobStorage, BlobStorage.layerAt(root))
+      const other = yield* Effect.provide(BlobStorage, LocalBlobStorage.layerAt(root))
       expect(yield* other.stat("media/shared/x.bin")).toEqual(Option.some({ byteSize: 77 }))
     }).pipe(Effect.provide(StorageLive)))
 
@@ -161,7 +162,7 @@ describe("BlobStorage (local files)", () => {
       const dayAgo = new Date(Date.now() - 25 * 3600_000)
       fs.utimesSync(path.join(tmp, "old"), dayAgo, dayAgo)
       fs.writeFileSync(path.join(tmp, "fresh"), "x")
-      yield* Effect.provide(BlobStorage, BlobStorage.layerAt(root))
+      yield* Effect.provide(BlobStorage, LocalBlobStorage.layerAt(root))
       expect(tmpFiles()).toEqual(["fresh"])
       fs.rmSync(path.join(tmp, "fresh"))
     }))

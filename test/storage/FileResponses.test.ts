@@ -4,6 +4,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { Effect, Layer, Stream } from "effect"
 import { blobResponse, contentDisposition, parseRange, zipResponse } from "../../src/http/FileResponses.js"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { buildZip } from "../../src/storage/Zip.js"
 import { bytesOf, sha256, tempRoot } from "./helpers.js"
 
@@ -28,7 +29,7 @@ const app = Effect.gen(function*() {
   })
 }).pipe(Effect.catchTag("BlobNotFound", () => Effect.succeed(HttpServerResponse.empty({ status: 404 }))))
 
-const StorageLive = BlobStorage.layerAt(tempRoot("responses"))
+const StorageLive = LocalBlobStorage.layerAt(tempRoot("responses"))
 const ServerLive = HttpServer.serve(app).pipe(
   Layer.provideMerge(NodeHttpServer.layerTest),
   Layer.provideMerge(StorageLive),

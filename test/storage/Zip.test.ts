@@ -4,12 +4,13 @@ import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { BlobNotFound } from "../../src/storage/Errors.js"
 import { buildZip, safeName, uniqueNames } from "../../src/storage/Zip.js"
 import { bytesOf, collect, sha256, tempRoot } from "./helpers.js"
 
 const root = tempRoot("zip")
-const StorageLive = BlobStorage.layerAt(root)
+const StorageLive = LocalBlobStorage.layerAt(root)
 const outDir = tempRoot("zip-out")
 
 /** Names and sha256 of every entry, as Python's zipfile reads them (after `unzip -t` checked every CRC). */

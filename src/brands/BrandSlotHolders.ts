@@ -5,11 +5,11 @@ import { mediaRef, type MediaUse, type SlotEdit } from "../media/MediaFile.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { heldFiles, holds } from "./SlotStyle.js"
 import { BrandRepo } from "./BrandRepo.js"
-import type { MediaRow } from "../media/MediaRepo.js"
+import { type HeldFile, MediaHolders } from "../media/MediaHolders.js"
 import { entityCall } from "../domain/EntityCalls.js"
 
 /** How a brand style refers to a library file. */
-export const slotFileOf = (row: Pick<MediaRow, "id" | "name" | "mimeType">): SlotFile => ({
+export const slotFileOf = (row: HeldFile): SlotFile => ({
   assetId: row.id,
   fileName: row.name,
   mimeType: row.mimeType,
@@ -17,14 +17,14 @@ export const slotFileOf = (row: Pick<MediaRow, "id" | "name" | "mimeType">): Slo
 })
 
 /**
- * What holds a media file: brand slots today (scheduled posts join when post lists exist). Styles are read from the
+ * The brand slots holding library files. Styles are read from the
  * brand rows and changed only through the brand entity, the rows' one writer, so a concurrent brand save keeps them.
  */
 const make = Effect.gen(function*() {
   const brands = yield* BrandRepo
   const entity = yield* BrandEntity.client
 
-  const uses = Effect.fn("MediaHolders.uses")(function*(workspaceId: string, id: string) {
+  const uses = Effect.fn("BrandSlotHolders.uses")(function*(workspaceId: string, id: string) {
     const rows = yield* brands.listLive(workspaceId)
     return rows.flatMap((brand) =>
       heldFiles(brand.style).filter((held) => held.file.assetId === id).map((held): MediaUse => ({
@@ -37,13 +37,13 @@ const make = Effect.gen(function*() {
     )
   })
 
-  const edit = Effect.fn("MediaHolders.edit")(function*(workspaceId: string, brandId: string, change: SlotEdit) {
+  const edit = Effect.fn("BrandSlotHolders.edit")(function*(workspaceId: string, brandId: string, change: SlotEdit) {
     const requestId = yield* FiberRef.get(CurrentRequestId)
     return yield* entityCall(entity(brandId).EditSlots({ requestId, workspaceId, edit: change }))
   })
 
   /** Every slot of every live brand holding `id` holds `next` instead, or is emptied (`null`). */
-  const repoint = Effect.fn("MediaHolders.repoint")(function*(workspaceId: string, id: string, next: SlotFile | null) {
+  const repoint = Effect.fn("BrandSlotHolders.repoint")(function*(workspaceId: string, id: string, next: SlotFile | null) {
     const rows = yield* brands.listLive(workspaceId)
     yield* Effect.forEach(
       rows.filter((brand) => holds(brand.style, id)),
@@ -63,10 +63,19 @@ const make = Effect.gen(function*() {
   return { uses, edit, repoint, isHeld }
 })
 
-export class MediaHolders extends Context.Tag("clipwright/services/MediaHolders")<
-  MediaHolders,
+export class BrandSlotHolders extends Context.Tag("clipwright/brands/BrandSlotHolders")<
+  BrandSlotHolders,
   Effect.Effect.Success<typeof make>
 >() {
   /** Needs `BrandRepo` and the brand entity's client (the cluster). */
-  static readonly layer = Layer.effect(MediaHolders, make)
+  static readonly layer = Layer.effect(BrandSlotHolders, make)
+  /** Brand slots answer the media library's `MediaHolders` port. */
+  static readonly mediaHolders = Layer.effect(
+    MediaHolders,
+    Effect.map(BrandSlotHolders, (holders) => ({
+      uses: holders.uses,
+      repoint: (workspaceId: string, id: string, next: HeldFile | null) =>
+        holders.repoint(workspaceId, id, next === null ? null : slotFileOf(next))
+    }))
+  )
 }

@@ -1,24 +1,13 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AssetMetadata, RenderedClip, SplitBody, StorageAnswer } from "./RenderedClip.js"
+import { AssetMetadata, RenderedClip } from "./RenderedClip.js"
 import { Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { Authentication } from "../http/Security.js"
 
 const IdPath = Schema.Struct({ id: Schema.String })
 
-/** Storage of a workspace: the media/clips split, the rendered clips it holds and their asset metadata. */
-export class StorageApi extends HttpApiGroup.make("storage")
-  .add(
-    HttpApiEndpoint.post("split", "/storage/split")
-      .setPayload(SplitBody)
-      .addSuccess(StorageAnswer)
-      .annotate(
-        OpenApi.Description,
-        "Sets the media library's share of storage (a whole percent within `split`); rendered clips get the rest. " +
-          "Kept clips beyond the new clips share are removed, oldest first; media over their new share: 409 naming " +
-          "the bytes. Answers `{ storage }`, the new storage block."
-      )
-  )
+/** The rendered clips a workspace holds and their asset metadata. */
+export class RenderedClipsApi extends HttpApiGroup.make("renderedClips")
   .add(
     HttpApiEndpoint.get("renders", "/media/renders")
       .addSuccess(Schema.Struct({ clips: Schema.Array(RenderedClip) }))

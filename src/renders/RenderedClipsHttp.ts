@@ -5,7 +5,6 @@ import { CLIP_MIME_TYPE } from "./RenderedClip.js"
 import { NotFound } from "../domain/Errors.js"
 import { CurrentPrincipal } from "../domain/Principal.js"
 import { RenderedClips } from "./RenderedClips.js"
-import { StorageUsage } from "../media/StorageUsage.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { blobResponse } from "../http/FileResponses.js"
 
@@ -13,15 +12,10 @@ const workspace = Effect.map(CurrentPrincipal, (p) => p.accountId)
 
 const gone = (id: string) => Effect.fail(new NotFound({ message: `Rendered clip ${id} is gone.` }))
 
-export const StorageHttpLive = HttpApiBuilder.group(ClipwrightApi, "storage", (handlers) =>
+export const RenderedClipsHttpLive = HttpApiBuilder.group(ClipwrightApi, "renderedClips", (handlers) =>
   Effect.gen(function*() {
-    const storage = yield* StorageUsage
     const clips = yield* RenderedClips
     return handlers
-      .handle("split", ({ payload }) =>
-        Effect.flatMap(workspace, (id) => storage.setSplit(id, payload.mediaSharePercent)).pipe(
-          Effect.map((block) => ({ storage: block }))
-        ))
       .handle("renders", () => Effect.flatMap(workspace, clips.list))
       .handle("deleteRender", ({ path }) => Effect.flatMap(workspace, (id) => clips.remove(id, path.id)))
       .handle("asset", ({ path }) => Effect.flatMap(workspace, (id) => clips.metadata(id, path.id)))

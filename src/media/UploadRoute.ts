@@ -1,0 +1,54 @@
+import type { HttpServerRequest } from "@effect/platform"
+import { NodeHttpServerRequest } from "@effect/platform-node"
+import { Effect, Exit } from "effect"
+import { PayloadTooLarge, UnsupportedMediaType } from "../domain/Errors.js"
+import { FRAMING_BYTES } from "./MediaApi.js"
+import { UPLOAD_CEILING } from "./MediaFile.js"
+
+const MB = 1024 * 1024
+
+/**
+ * A file route takes multipart/form-data only: JSON (or anything else) is 415 before a byte is read, and a body
+ * announcing more than the ceiling (plus room for the multipart framing) is 413 unread.
+ */
+export const requireMultipart = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<void, UnsupportedMediaType | PayloadTooLarge> => {
+  const type = (request.headers["content-type"] ?? "").toLowerCase()
+  if (!type.startsWith("multipart/form-data")) {
+    return Effect.fail(
+      new UnsupportedMediaType({
+        message: "This route takes a file: send multipart/form-data with one file part, not " +
+          (type === "" ? "a body without Content-Type." : `${type}.`)
+      })
+    )
+  }
+  const length = Number(request.headers["content-length"] ?? "0")
+  return length > UPLOAD_CEILING + FRAMING_BYTES
+    ? Effect.fail(new PayloadTooLarge({ message: `An upload may be at most ${UPLOAD_CEILING / MB} MB.` }))
+    : Effect.void
+}
+
+/**
+ * After a refusal part-way through an upload nothing more is kept, but the rest of the body is read and dropped so
+ * the client can finish sending and read the answer (closing at once resets the connection under the client's
+ * feet). Past the most any upload may send, the connection is closed instead.
+ */
+const dropRest = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.sync(() => {
+    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
+    if (incoming.readableEnded || incoming.destroyed) return
+    let dropped = 0
+    incoming.unpipe()
+    incoming.on("data", (chunk: Buffer) => {
+      dropped += chunk.length
+      if (dropped > UPLOAD_CEILING + FRAMING_BYTES) incoming.socket.destroy()
+    })
+    incoming.resume()
+  })
+
+/** An upload handler: multipart only, and whatever it refuses, the rest of the body is dropped unread. */
+export const uploadRoute = <A, E, R>(request: HttpServerRequest.HttpServerRequest, handle: Effect.Effect<A, E, R>) =>
+  Effect.zipRight(requireMultipart(request), handle).pipe(
+    Effect.onExit((exit) => Exit.isFailure(exit) ? dropRest(request) : Effect.void)
+  )
