@@ -105,7 +105,7 @@ const make = Effect.gen(function*() {
     localeQuery: string | undefined,
     parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>
   ) {
-    const workspaceId = principal.accountId
+    const workspaceId = principal.workspaceId
     const { locale, rule } = yield* target(workspaceId, brandId, slot, localeQuery)
     const received = yield* uploads.receive(workspaceId, parts, {
       folder: "brand",

@@ -1,14 +1,32 @@
-import { Context } from "effect"
+import { Context, Effect, Schema } from "effect"
 
-/** Who is calling: resolved once per request by the authentication middleware. */
+/**
+ * A workspace's id. Branded, so a repository that asks for one cannot be handed any other string: it comes from the
+ * caller (`CurrentWorkspace`), from a decoded entity message, or from a row read in that workspace.
+ */
+export const WorkspaceId = Schema.String.pipe(Schema.brand("WorkspaceId"))
+export type WorkspaceId = typeof WorkspaceId.Type
+
+/** Who is calling, and in which workspace: resolved once per request by the security middleware. */
 export interface Principal {
   readonly kind: "apikey" | "platform" | "anonymous"
-  readonly accountId: string
-  readonly accountName: string
+  readonly workspaceId: WorkspaceId
+  readonly workspaceName: string
   readonly keyId: string
   readonly scopes: ReadonlyArray<string>
 }
 
-export class CurrentPrincipal extends Context.Tag("clipwright/CurrentPrincipal")<CurrentPrincipal, Principal>() {}
+/** The calling key and its workspace: the tenancy of every `/v1` handler. */
+export class CurrentWorkspace extends Context.Tag("clipwright/CurrentWorkspace")<CurrentWorkspace, Principal>() {}
 
-export const anonymous: Principal = { kind: "anonymous", accountId: "", accountName: "", keyId: "", scopes: [] }
+/** Runs `f` in the caller's workspace. */
+export const inWorkspace = <A, E, R>(f: (workspaceId: WorkspaceId) => Effect.Effect<A, E, R>) =>
+  Effect.flatMap(CurrentWorkspace, (caller) => f(caller.workspaceId))
+
+export const anonymous: Principal = {
+  kind: "anonymous",
+  workspaceId: WorkspaceId.make(""),
+  workspaceName: "",
+  keyId: "",
+  scopes: []
+}

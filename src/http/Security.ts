@@ -1,12 +1,12 @@
 import { HttpApiMiddleware, HttpApiSecurity } from "@effect/platform"
 import { Schema } from "effect"
 import { Forbidden, Unauthenticated } from "../domain/Errors.js"
-import { CurrentPrincipal } from "../domain/Principal.js"
+import { CurrentWorkspace } from "../domain/Principal.js"
 
 /** Bearer API key → the calling workspace, with the route's permission checked before the body is read. */
 export class Authentication extends HttpApiMiddleware.Tag<Authentication>()("Authentication", {
   failure: Schema.Union(Unauthenticated, Forbidden),
-  provides: CurrentPrincipal,
+  provides: CurrentWorkspace,
   security: { bearer: HttpApiSecurity.bearer }
 }) {}
 

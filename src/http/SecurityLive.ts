@@ -12,7 +12,7 @@ const unauthenticated = new Unauthenticated({
 })
 
 const authorize = (principal: Principal, requirement: Requirement, serviceAccount: string | undefined) => {
-  if (serviceAccount !== undefined && serviceAccount !== principal.accountId) {
+  if (serviceAccount !== undefined && serviceAccount !== principal.workspaceId) {
     return Effect.fail(new Forbidden({ message: "x-service-account names another account than this key's." }))
   }
   switch (requirement._tag) {

@@ -5,7 +5,7 @@ import { AppConfig } from "../Config.js"
 import { checkUrl } from "../domain/UrlPolicy.js"
 import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
 import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
-import type { Principal } from "../domain/Principal.js"
+import { type Principal, WorkspaceId } from "../domain/Principal.js"
 import { ApiKeys } from "../http/ApiKeys.js"
 import { IdentityRepo, isLive } from "./IdentityRepo.js"
 import { makeKeyCache } from "./KeyCache.js"
@@ -25,8 +25,8 @@ const make = Effect.gen(function*() {
       Effect.map(Option.filter(isLive)),
       Effect.map(Option.map((key): Principal => ({
         kind: key.kind,
-        accountId: key.workspaceId ?? "",
-        accountName: key.workspaceName ?? "",
+        workspaceId: WorkspaceId.make(key.workspaceId ?? ""),
+        workspaceName: key.workspaceName ?? "",
         keyId: key.id,
         scopes: key.scopes
       })))

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { uploadRoute } from "./UploadRoute.js"
 import { NotFound } from "../domain/Errors.js"
-import { CurrentPrincipal } from "../domain/Principal.js"
+import { CurrentWorkspace, inWorkspace } from "../domain/Principal.js"
 import { MediaLibrary } from "./MediaLibrary.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { blobResponse } from "../http/FileResponses.js"
@@ -19,12 +19,12 @@ export const MediaHttpLive = HttpApiBuilder.group(ClipwrightApi, "media", (handl
     const library = yield* MediaLibrary
     return handlers
       .handle("upload", ({ payload, request }) =>
-        uploadRoute(request, Effect.flatMap(CurrentPrincipal, (p) => library.upload(p, payload))))
-      .handle("list", () => Effect.flatMap(CurrentPrincipal, (p) => library.list(p.accountId)))
+        uploadRoute(request, Effect.flatMap(CurrentWorkspace, (p) => library.upload(p, payload))))
+      .handle("list", () => inWorkspace(library.list))
       .handle("rename", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => library.rename(p.accountId, path.id, payload.name)))
-      .handle("delete", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => library.remove(p.accountId, path.id)))
-      .handle("uses", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => library.uses(p.accountId, path.id)))
+        inWorkspace((workspaceId) => library.rename(workspaceId, path.id, payload.name)))
+      .handle("delete", ({ path }) => inWorkspace((workspaceId) => library.remove(workspaceId, path.id)))
+      .handle("uses", ({ path }) => inWorkspace((workspaceId) => library.uses(workspaceId, path.id)))
   }))
 
 /** Signed previews: no bearer is read. */

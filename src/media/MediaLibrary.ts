@@ -114,7 +114,7 @@ const make = Effect.gen(function*() {
     principal: Principal,
     parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>
   ) {
-    const workspaceId = principal.accountId
+    const workspaceId = principal.workspaceId
     const received = yield* uploads.receive(workspaceId, parts, {
       folder: "library",
       accepts: libraryAccepts,

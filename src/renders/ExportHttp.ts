@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, FiberRef } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { DEFAULT_VIDEOS_LIMIT } from "./KeptExport.js"
-import { CurrentPrincipal } from "../domain/Principal.js"
+import { CurrentWorkspace, inWorkspace } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { Exports } from "./Exports.js"
 import { ExportFiles } from "./ExportFiles.js"
@@ -21,34 +21,34 @@ export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (han
     const keyframes = yield* Keyframes
     return handlers
       .handle("timing", ({ payload }) => exports.timing(payload))
-      .handle("video", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => exports.video(p, payload)))
-      .handle("batch", ({ payload }) => Effect.flatMap(CurrentPrincipal, (p) => exports.batch(p, payload)))
+      .handle("video", ({ payload }) => Effect.flatMap(CurrentWorkspace, (p) => exports.video(p, payload)))
+      .handle("batch", ({ payload }) => Effect.flatMap(CurrentWorkspace, (p) => exports.batch(p, payload)))
       .handle("queue", () =>
         Effect.flatMap(
-          Effect.all([CurrentPrincipal, Clock.currentTimeMillis]),
-          ([p, now]) => views.queue(p.accountId, new Date(now))
+          Effect.all([CurrentWorkspace, Clock.currentTimeMillis]),
+          ([p, now]) => views.queue(p.workspaceId, new Date(now))
         ))
-      .handle("poll", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => views.poll(p.accountId, path.jobId)))
+      .handle("poll", ({ path }) => inWorkspace((workspaceId) => views.poll(workspaceId, path.jobId)))
       .handle("discard", ({ path }) =>
         Effect.flatMap(
-          Effect.all([CurrentPrincipal, FiberRef.get(CurrentRequestId)]),
-          ([p, requestId]) => views.discard(p.accountId, path.jobId, requestId)
+          Effect.all([CurrentWorkspace, FiberRef.get(CurrentRequestId)]),
+          ([p, requestId]) => views.discard(p.workspaceId, path.jobId, requestId)
         ))
       .handle("download", ({ path }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => files.download(p.accountId, path.jobId)).pipe(
+        inWorkspace((workspaceId) => files.download(workspaceId, path.jobId)).pipe(
           Effect.flatMap((file) => videoResponse(storage, file))
         ))
-      .handle("link", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.link(p.accountId, path.jobId)))
+      .handle("link", ({ path }) => inWorkspace((workspaceId) => files.link(workspaceId, path.jobId)))
       .handle("zip", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => files.zip(p.accountId, payload)).pipe(
+        inWorkspace((workspaceId) => files.zip(workspaceId, payload)).pipe(
           Effect.map(({ archive, filename }) => zipResponse(archive, filename))
         ))
       .handle("videos", ({ urlParams }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => files.videos(p.accountId, urlParams.limit ?? DEFAULT_VIDEOS_LIMIT)))
-      .handle("keptVideo", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.video(p.accountId, path.jobId)))
-      .handle("reuse", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => files.reuse(p.accountId, path.jobId)))
+        inWorkspace((workspaceId) => files.videos(workspaceId, urlParams.limit ?? DEFAULT_VIDEOS_LIMIT)))
+      .handle("keptVideo", ({ path }) => inWorkspace((workspaceId) => files.video(workspaceId, path.jobId)))
+      .handle("reuse", ({ path }) => inWorkspace((workspaceId) => files.reuse(workspaceId, path.jobId)))
       .handle("keyframes", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => keyframes.draw(p.accountId, payload)).pipe(
+        inWorkspace((workspaceId) => keyframes.draw(workspaceId, payload)).pipe(
           Effect.map(({ archive, filename }) => zipResponse(archive, filename))
         ))
   }))

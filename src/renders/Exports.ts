@@ -57,15 +57,15 @@ const make = Effect.gen(function*() {
     outputs: ReadonlyArray<{ ratio: string; locale: string }>
   ) {
     const resolved = yield* resolveExportBuild(body, true)
-    const { brand } = yield* check(resolved, body, outputs, principal.accountId)
+    const { brand } = yield* check(resolved, body, outputs, principal.workspaceId)
     const jobs = outputs.map((o) => ({ ...o, jobId: newUlid() }))
     const requestId = yield* FiberRef.get(CurrentRequestId)
-    yield* entityCall(allowance(principal.accountId).Reserve({ requestId, renderJobIds: jobs.map((j) => j.jobId) }))
+    yield* entityCall(allowance(principal.workspaceId).Reserve({ requestId, renderJobIds: jobs.map((j) => j.jobId) }))
     const started: Array<{ jobId: string; ratio: string; locale: string }> = []
     let problem: string | null = null
     for (const job of jobs) {
       const created = yield* exports(job.jobId).Create({
-        workspaceId: principal.accountId,
+        workspaceId: principal.workspaceId,
         createdBy: `apikey:${principal.keyId}`,
         templateName: resolved.template.name,
         brandName: brand?.name ?? null,
@@ -75,7 +75,7 @@ const make = Effect.gen(function*() {
       if (created._tag === "Left") {
         // The reservations of jobs that never started go back.
         for (const left of jobs.slice(started.length)) {
-          yield* allowance(principal.accountId).Settle({ renderJobId: left.jobId, outcome: "release" }, { discard: true }).pipe(
+          yield* allowance(principal.workspaceId).Settle({ renderJobId: left.jobId, outcome: "release" }, { discard: true }).pipe(
             Effect.ignore
           )
         }

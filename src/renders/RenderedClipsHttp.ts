@@ -3,12 +3,12 @@ import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { CLIP_MIME_TYPE } from "./RenderedClip.js"
 import { NotFound } from "../domain/Errors.js"
-import { CurrentPrincipal } from "../domain/Principal.js"
+import { inWorkspace } from "../domain/Principal.js"
 import { RenderedClips } from "./RenderedClips.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { blobResponse } from "../http/FileResponses.js"
 
-const workspace = Effect.map(CurrentPrincipal, (p) => p.accountId)
+
 
 const gone = (id: string) => Effect.fail(new NotFound({ message: `Rendered clip ${id} is gone.` }))
 
@@ -16,9 +16,9 @@ export const RenderedClipsHttpLive = HttpApiBuilder.group(ClipwrightApi, "render
   Effect.gen(function*() {
     const clips = yield* RenderedClips
     return handlers
-      .handle("renders", () => Effect.flatMap(workspace, clips.list))
-      .handle("deleteRender", ({ path }) => Effect.flatMap(workspace, (id) => clips.remove(id, path.id)))
-      .handle("asset", ({ path }) => Effect.flatMap(workspace, (id) => clips.metadata(id, path.id)))
+      .handle("renders", () => inWorkspace(clips.list))
+      .handle("deleteRender", ({ path }) => inWorkspace((workspaceId) => clips.remove(workspaceId, path.id)))
+      .handle("asset", ({ path }) => inWorkspace((workspaceId) => clips.metadata(workspaceId, path.id)))
   }))
 
 /** Signed downloads: no bearer is read; the signature is checked by `RenderedClips.signedFile`. */

@@ -2,7 +2,7 @@ import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { Forbidden } from "../domain/Errors.js"
-import { CurrentPrincipal } from "../domain/Principal.js"
+import { inWorkspace } from "../domain/Principal.js"
 import { Quotas } from "./Quotas.js"
 
 // Authentication refuses every credential that exists today (keys have no role); people signing in come later.
@@ -12,7 +12,7 @@ export const RendersHttpLive = HttpApiBuilder.group(ClipwrightApi, "renders", (h
   Effect.gen(function*() {
     const quotas = yield* Quotas
     return handlers
-      .handle("quota", () => Effect.flatMap(CurrentPrincipal, (p) => quotas.overview(p.accountId)))
+      .handle("quota", () => inWorkspace(quotas.overview))
       .handle("buy", ownerOnly)
       .handle("keep", ownerOnly)
       .handle("drop", ownerOnly)

@@ -1,21 +1,21 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
-import { CurrentPrincipal } from "../domain/Principal.js"
+import { inWorkspace } from "../domain/Principal.js"
 import { Streams } from "./Streams.js"
 
 export const StreamsHttpLive = HttpApiBuilder.group(ClipwrightApi, "streams", (handlers) =>
   Effect.gen(function*() {
     const streams = yield* Streams
     return handlers
-      .handle("list", () => Effect.flatMap(CurrentPrincipal, (p) => streams.list(p.accountId)))
+      .handle("list", () => inWorkspace(streams.list))
       .handle("create", ({ payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => streams.create(p.accountId, payload)).pipe(
+        inWorkspace((workspaceId) => streams.create(workspaceId, payload)).pipe(
           Effect.map((stream) => ({ stream }))
         ))
       .handle("update", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => streams.update(p.accountId, path.id, payload)))
-      .handle("delete", ({ path }) => Effect.flatMap(CurrentPrincipal, (p) => streams.remove(p.accountId, path.id)))
+        inWorkspace((workspaceId) => streams.update(workspaceId, path.id, payload)))
+      .handle("delete", ({ path }) => inWorkspace((workspaceId) => streams.remove(workspaceId, path.id)))
       .handle("suggestMap", ({ path, payload }) =>
-        Effect.flatMap(CurrentPrincipal, (p) => streams.suggest(p.accountId, path.id, payload ?? {})))
+        inWorkspace((workspaceId) => streams.suggest(workspaceId, path.id, payload ?? {})))
   }))
