@@ -1,0 +1,49 @@
+import { SingleRunner } from "@effect/cluster"
+import { Effect, Layer, Option } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { type AppSettings, AppConfig } from "../../src/Config.js"
+import { DatabaseLive } from "../../src/sql/Database.js"
+import { createTestDatabase } from "./Database.js"
+
+/** Settings of a node in a test: a fresh DATA_DIR, loopback addresses, two render slots. */
+export const testSettings = (databaseUrl: string, dataDir: string): AppSettings => ({
+  port: 0,
+  host: "127.0.0.1",
+  databaseUrl: Option.some(databaseUrl),
+  dataDir,
+  publicBaseUrl: "http://127.0.0.1:0",
+  adminToken: Option.some("test-admin-token"),
+  smtpUrl: Option.none(),
+  allowPrivateUrls: true,
+  deliveryRetrySchedule: "1s,1s",
+  runnerHost: "127.0.0.1",
+  runnerPort: 0,
+  renderSlots: 2,
+  otlpEndpoint: Option.none(),
+  serviceName: "clipwright-test"
+})
+
+/**
+ * For service-level tests (`it.layer` of @effect/vitest): a fresh, migrated database on the local PostgreSQL server,
+ * the settings, and one in-process cluster runner (entity clients work; persisted messages go to that database).
+ * The database is dropped when the layer is released.
+ */
+export const serviceTestLayer = (label: string) =>
+  Layer.unwrapScoped(Effect.gen(function*() {
+    const db = yield* Effect.acquireRelease(
+      Effect.promise(() => createTestDatabase(label)),
+      (created) => Effect.promise(() => created.drop())
+    )
+    const dataDir = yield* Effect.acquireRelease(
+      Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), `cw-${label}-`))),
+      (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
+    )
+    const config = AppConfig.make(testSettings(db.url, dataDir))
+    const runner = SingleRunner.layer({
+      shardingConfig: { entityMessagePollInterval: "100 millis" },
+      runnerStorage: "memory"
+    })
+    return runner.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(config))
+  }))
