@@ -16,8 +16,6 @@ export const EXIT_OK = 0
 export const EXIT_FAILED = 1
 export const EXIT_USAGE = 2
 
-const REQUEST_TIMEOUT_MS = 30_000
-
 const GLOBAL_HELP = `Options (every command):
   --url URL         the node to talk to (default $CLIPWRIGHT_URL, else http://localhost:$PORT, PORT 8080)
   --node-url URL    the same; needed with \`webhook set\`, whose own --url is the webhook address
@@ -167,18 +165,6 @@ export const resolveToken = (given: string | undefined, env: CliIo["env"], cwd: 
   }
 }
 
-const pretty = (text: string) => {
-  if (text === "") return "{}"
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2)
-  } catch {
-    return undefined
-  }
-}
-
-const localError = (code: string, message: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ error: { code, message, ...extra } }, null, 2)
-
 /** Runs one command line; answers the exit status. */
 export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
   let invocation: Invocation
@@ -194,36 +180,13 @@ export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<numbe
     io.stdout(invocation.text)
     return EXIT_OK
   }
-  const request = invocation.command.request(invocation.args, invocation.options)
-  const base = resolveNodeUrl(invocation.nodeUrl, io.env)
-  const token = request.admin ? resolveToken(invocation.token, io.env, io.cwd) : undefined
-  const headers: Record<string, string> = { accept: "application/json" }
-  if (token !== undefined) headers["authorization"] = `Bearer ${token}`
-  if (request.body !== undefined) headers["content-type"] = "application/json"
-  const url = `${base}${request.path}`
-  let status: number
-  let text: string
-  try {
-    const response = await io.fetch(url, {
-      method: request.method,
-      headers,
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-      ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) })
-    })
-    status = response.status
-    text = await response.text()
-  } catch (error) {
-    const cause = error instanceof Error
-      ? (error.cause instanceof Error ? error.cause.message : error.message)
-      : String(error)
-    io.stderr(`${localError("unreachable", `No answer from ${url}: ${cause}`)}\n`)
-    return EXIT_FAILED
-  }
-  const body = pretty(text)
-  if (status >= 200 && status < 300) {
-    io.stdout(`${body ?? text}\n`)
-    return EXIT_OK
-  }
-  io.stderr(`${body ?? localError("http_error", `HTTP ${status} from ${url}`, { status, body: text })}\n`)
-  return EXIT_FAILED
+  const { args, command, options } = invocation
+  const baseUrl = resolveNodeUrl(invocation.nodeUrl, io.env)
+  const token = command.admin ? resolveToken(invocation.token, io.env, io.cwd) : undefined
+  // Effect and the contract take a while to load; help and usage errors do without them.
+  const { send } = await import("./Answer.js")
+  const result = await send((client) => command.call(client, args, options), { baseUrl, token, fetch: io.fetch })
+  if (result.ok) io.stdout(`${result.text}\n`)
+  else io.stderr(`${result.text}\n`)
+  return result.ok ? EXIT_OK : EXIT_FAILED
 }

@@ -1,4 +1,7 @@
 /** The operator commands: one per admin route of CONTRACT.md, plus `health`. */
+import type { HttpClientResponse } from "@effect/platform"
+import type { Cause, Effect } from "effect"
+import type { NodeClient } from "./Client.js"
 
 export class UsageError extends Error {
   override readonly name = "UsageError"
@@ -16,15 +19,12 @@ export interface OptionSpec {
   readonly required?: boolean
 }
 
-export interface HttpRequest {
-  readonly method: "GET" | "POST" | "PUT"
-  readonly path: string
-  readonly body?: unknown
-  /** Whether the admin token is sent. */
-  readonly admin: boolean
-}
-
 export type OptionValue = string | number | ReadonlyArray<string>
+
+type Options = Readonly<Record<string, OptionValue>>
+
+/** One call of the contract's client, with the raw response kept so the node's own JSON is what gets printed. */
+export type Call = Effect.Effect<readonly [unknown, HttpClientResponse.HttpClientResponse], Cause.YieldableError>
 
 export interface Command {
   /** The words after `admin`, e.g. `["key", "create"]`. */
@@ -32,23 +32,44 @@ export interface Command {
   readonly summary: string
   readonly args: ReadonlyArray<string>
   readonly options: Readonly<Record<string, OptionSpec>>
-  readonly request: (args: ReadonlyArray<string>, options: Readonly<Record<string, OptionValue>>) => HttpRequest
+  /** Whether the admin token is sent. */
+  readonly admin: boolean
+  readonly call: (client: NodeClient, args: ReadonlyArray<string>, options: Options) => Call
 }
 
 export const ROLES = ["owner", "operations", "member"] as const
 
+type Role = typeof ROLES[number]
+
+const isRole = (value: OptionValue | undefined): value is Role => ROLES.some((r) => r === value)
+
+// The contract's client puts path parameters into the URL as given.
 const segment = (value: string | undefined) => encodeURIComponent(value ?? "")
 
-const workspacePath = (args: ReadonlyArray<string>, rest = "") => `/admin/workspaces/${segment(args[0])}${rest}`
+const textOf = (options: Options, name: string) => {
+  const value = options[name]
+  return typeof value === "string" ? value : undefined
+}
 
-/** Copies the given options into a body under their JSON names, leaving out the ones not given. */
-const bodyOf = (options: Readonly<Record<string, OptionValue>>, names: Readonly<Record<string, string>>) => {
-  const body: Record<string, OptionValue> = {}
-  for (const [option, field] of Object.entries(names)) {
-    const value = options[option]
-    if (value !== undefined) body[field] = value
-  }
-  return body
+const countOf = (options: Options, name: string) => {
+  const value = options[name]
+  return typeof value === "number" ? value : undefined
+}
+
+/** `parse` refuses a command line without a required option, so a missing one here is a bug. */
+const required = <A>(value: A | undefined, name: string): A => {
+  if (value === undefined) throw new Error(`--${name} was not checked as required`)
+  return value
+}
+
+const scopesOf = (options: Options) => {
+  const value = options["scopes"]
+  return required(typeof value === "object" ? value : undefined, "scopes")
+}
+
+const roleOf = (options: Options) => {
+  const value = options["role"]
+  return required(isRole(value) ? value : undefined, "role")
 }
 
 export const commands: ReadonlyArray<Command> = [
@@ -57,7 +78,8 @@ export const commands: ReadonlyArray<Command> = [
     summary: "GET /health: whether the node serves (no token needed)",
     args: [],
     options: {},
-    request: () => ({ method: "GET", path: "/health", admin: false })
+    admin: false,
+    call: (client) => client.system.health({ withResponse: true })
   },
   {
     words: ["workspace", "create"],
@@ -67,12 +89,12 @@ export const commands: ReadonlyArray<Command> = [
       name: { kind: "string", value: "NAME", description: "workspace name, 1 to 120 characters", required: true },
       "owner-email": { kind: "string", value: "EMAIL", description: "email address of the first owner" }
     },
-    request: (_args, options) => ({
-      method: "POST",
-      path: "/admin/workspaces",
-      body: bodyOf(options, { name: "name", "owner-email": "ownerEmail" }),
-      admin: true
-    })
+    admin: true,
+    call: (client, _args, options) =>
+      client.admin.createWorkspace({
+        payload: { name: required(textOf(options, "name"), "name"), ownerEmail: textOf(options, "owner-email") },
+        withResponse: true
+      })
   },
   {
     words: ["key", "create"],
@@ -87,23 +109,22 @@ export const commands: ReadonlyArray<Command> = [
       },
       name: { kind: "string", value: "NAME", description: "a label for the key" }
     },
-    request: (args, options) => ({
-      method: "POST",
-      path: workspacePath(args, "/keys"),
-      body: bodyOf(options, { scopes: "scopes", name: "name" }),
-      admin: true
-    })
+    admin: true,
+    call: (client, [accountId], options) =>
+      client.admin.createKey({
+        path: { accountId: segment(accountId) },
+        payload: { scopes: scopesOf(options), name: textOf(options, "name") },
+        withResponse: true
+      })
   },
   {
     words: ["key", "revoke"],
     summary: "revoke an API key; it is refused (401) from then on",
     args: ["accountId", "keyId"],
     options: {},
-    request: (args) => ({
-      method: "POST",
-      path: workspacePath(args, `/keys/${segment(args[1])}/revoke`),
-      admin: true
-    })
+    admin: true,
+    call: (client, [accountId, keyId]) =>
+      client.admin.revokeKey({ path: { accountId: segment(accountId), keyId: segment(keyId) }, withResponse: true })
   },
   {
     words: ["webhook", "set"],
@@ -117,12 +138,13 @@ export const commands: ReadonlyArray<Command> = [
         required: true
       }
     },
-    request: (args, options) => ({
-      method: "PUT",
-      path: workspacePath(args, "/webhook"),
-      body: bodyOf(options, { url: "url" }),
-      admin: true
-    })
+    admin: true,
+    call: (client, [accountId], options) =>
+      client.admin.setWebhook({
+        path: { accountId: segment(accountId) },
+        payload: { url: required(textOf(options, "url"), "url") },
+        withResponse: true
+      })
   },
   {
     words: ["member", "add"],
@@ -132,12 +154,13 @@ export const commands: ReadonlyArray<Command> = [
       email: { kind: "string", value: "EMAIL", description: "the member's email address", required: true },
       role: { kind: "role", value: ROLES.join("|"), description: "the member's role", required: true }
     },
-    request: (args, options) => ({
-      method: "POST",
-      path: workspacePath(args, "/members"),
-      body: bodyOf(options, { email: "email", role: "role" }),
-      admin: true
-    })
+    admin: true,
+    call: (client, [accountId], options) =>
+      client.admin.addMember({
+        path: { accountId: segment(accountId) },
+        payload: { email: required(textOf(options, "email"), "email"), role: roleOf(options) },
+        withResponse: true
+      })
   },
   {
     words: ["limits", "set"],
@@ -148,12 +171,17 @@ export const commands: ReadonlyArray<Command> = [
       "storage-mb": { kind: "count", value: "N", description: "storage in MB" },
       seats: { kind: "count", value: "N", description: "member seats" }
     },
-    request: (args, options) => ({
-      method: "PUT",
-      path: workspacePath(args, "/limits"),
-      body: bodyOf(options, { "render-allowance": "renderAllowance", "storage-mb": "storageMb", seats: "seats" }),
-      admin: true
-    })
+    admin: true,
+    call: (client, [accountId], options) =>
+      client.adminLimits.setLimits({
+        path: { accountId: segment(accountId) },
+        payload: {
+          renderAllowance: countOf(options, "render-allowance"),
+          storageMb: countOf(options, "storage-mb"),
+          seats: countOf(options, "seats")
+        },
+        withResponse: true
+      })
   },
   {
     words: ["platform-key", "create"],
@@ -162,12 +190,9 @@ export const commands: ReadonlyArray<Command> = [
     options: {
       name: { kind: "string", value: "NAME", description: "a label for the key" }
     },
-    request: (_args, options) => ({
-      method: "POST",
-      path: "/admin/platform-keys",
-      body: bodyOf(options, { name: "name" }),
-      admin: true
-    })
+    admin: true,
+    call: (client, _args, options) =>
+      client.admin.createPlatformKey({ payload: { name: textOf(options, "name") }, withResponse: true })
   }
 ]
 
