@@ -14,6 +14,7 @@ import { TracingLive } from "./observability/Tracing.js"
 import { RendersLive } from "./renders/RendersLive.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { LocalBlobStorage } from "./storage/LocalBlobStorage.js"
+import { DrawingRenderer } from "./render/DrawingRenderer.js"
 import { StreamsLive } from "./streams/StreamsLive.js"
 import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
@@ -44,7 +45,7 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
 /** One node: HTTP API and the cluster runner hosting every entity, over SQL and file storage. The only composition root. */
 export const NodeLive = Layer.mergeAll(HttpLive, EntitiesLive).pipe(
   Layer.provide(AreasLive),
-  Layer.provideMerge(LocalBlobStorage.layer),
+  Layer.provideMerge(Layer.merge(LocalBlobStorage.layer, DrawingRenderer.layer)),
   Layer.provideMerge(ClusterLive),
   Layer.provideMerge(DatabaseLive),
   Layer.provide(TracingLive)

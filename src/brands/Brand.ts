@@ -1,17 +1,13 @@
 import { Schema } from "effect"
+import { BrandRecord } from "./BrandRecord.js"
 import { BrandStyle } from "./BrandStyle.js"
 
 const opt = <S extends Schema.Schema.All>(schema: S) => Schema.optionalWith(schema, { exact: true })
 
 export const BrandName = Schema.NonEmptyTrimmedString.pipe(Schema.maxLength(80))
 
-/** A brand as `GET /v1/brands/{id}`, create and patch answer it. */
-export const BrandView = Schema.Struct({
-  id: Schema.String,
-  name: Schema.String,
-  enabled: Schema.Boolean,
-  style: BrandStyle
-})
+/** A brand as `GET /v1/brands/{id}`, create and patch answer it: the stored record's public part. */
+export const BrandView = BrandRecord.json.pick("id", "name", "enabled", "style")
 export type BrandView = typeof BrandView.Type
 
 export const BrandChannel = Schema.Struct({ id: Schema.String, name: Schema.String })

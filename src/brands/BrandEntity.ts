@@ -5,11 +5,12 @@ import { BrandStyle, SlotFile } from "./BrandStyle.js"
 import { BrandStylePatch, BrandView } from "./Brand.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import { SlotEdit, slotEditKey } from "../media/MediaFile.js"
+import { WorkspaceId } from "../domain/Principal.js"
 
 /** Every state change carries the request id as its primary key, so a retried request is applied once. */
 export class CreateBrand extends Schema.Class<CreateBrand>("Brand/Create")({
   requestId: Schema.String,
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   name: Schema.String,
   enabled: Schema.Boolean,
   style: BrandStyle
@@ -22,7 +23,7 @@ export class CreateBrand extends Schema.Class<CreateBrand>("Brand/Create")({
 /** `style` is merged into the stored style by the entity, the brand's only writer, so concurrent saves compose. */
 export class UpdateBrand extends Schema.Class<UpdateBrand>("Brand/Update")({
   requestId: Schema.String,
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   name: Schema.optional(Schema.String),
   enabled: Schema.optional(Schema.Boolean),
   style: Schema.optional(BrandStylePatch)
@@ -34,7 +35,7 @@ export class UpdateBrand extends Schema.Class<UpdateBrand>("Brand/Update")({
 
 export class DeleteBrand extends Schema.Class<DeleteBrand>("Brand/Delete")({
   requestId: Schema.String,
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   moveTo: Schema.NullOr(Schema.String)
 }) {
   [PrimaryKey.symbol]() {
@@ -45,7 +46,7 @@ export class DeleteBrand extends Schema.Class<DeleteBrand>("Brand/Delete")({
 /** A file slot change from the media library or the slot routes; answers the brand and the slot's previous file. */
 export class EditSlots extends Schema.Class<EditSlots>("Brand/EditSlots")({
   requestId: Schema.String,
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   edit: SlotEdit
 }) {
   [PrimaryKey.symbol]() {

@@ -6,6 +6,7 @@ import { Conflict, detailAt, NotFound } from "../domain/Errors.js"
 import { applySlotEdit } from "./SlotStyle.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { BrandEntity } from "./BrandEntity.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 
 export const BrandEntityLive = BrandEntity.toLayer(
   Effect.gen(function*() {
@@ -19,25 +20,21 @@ export const BrandEntityLive = BrandEntity.toLayer(
         details: [detailAt(["name"], "name in use", "unique")]
       })
 
-    // Another workspace's brand answers exactly like a missing one.
-    const requireLive = (workspaceId: string, lock = false) =>
-      (lock ? repo.lockById(brandId) : repo.findById(brandId)).pipe(
-        Effect.map(Option.filter((row) => row.workspaceId === workspaceId && row.deletedAt === null)),
+    const requireLive = (workspaceId: WorkspaceId, lock = false) =>
+      (lock ? repo.lockLive(workspaceId, brandId) : repo.findLive(workspaceId, brandId)).pipe(
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound()), onSome: Effect.succeed }))
       )
 
     return BrandEntity.of({
       Create: ({ payload }) =>
         Effect.gen(function*() {
-          const { requestId: _, ...fields } = payload
-          const [inserted] = yield* repo.insert({ id: brandId, ...fields })
-          if (inserted !== undefined) return toView(inserted)
-          const existing = yield* repo.findById(brandId)
+          const { enabled, name, style, workspaceId } = payload
+          const inserted = yield* repo.insert(workspaceId, { id: brandId, name, enabled, style })
+          if (Option.isSome(inserted)) return toView(inserted.value)
           // Delivery is at-least-once: a re-run of the request that created the row is a success.
-          if (Option.isSome(existing) && existing.value.workspaceId === payload.workspaceId) {
-            return toView(existing.value)
-          }
-          return yield* nameInUse(payload.name)
+          const existing = yield* repo.find(workspaceId, brandId)
+          if (Option.isSome(existing)) return toView(existing.value)
+          return yield* nameInUse(name)
         }).pipe(Effect.withSpan("Brand.create", { attributes: { brandId } })),
 
       Update: ({ payload }) =>
@@ -54,11 +51,11 @@ export const BrandEntityLive = BrandEntity.toLayer(
             name = row.name
           }
           // A savepoint: a name taken meanwhile aborts only this write, and the save goes on under the old name.
-          const saved = yield* repo.withTransaction(repo.write(brandId, workspaceId, { name, enabled, style })).pipe(
+          const saved = yield* repo.withTransaction(repo.write(workspaceId, brandId, { name, enabled, style })).pipe(
             Effect.catchTag("NameTaken", () =>
               explicit !== undefined
                 ? Effect.fail(nameInUse(name))
-                : repo.write(brandId, workspaceId, { name: row.name, enabled, style }).pipe(Effect.orDie))
+                : repo.write(workspaceId, brandId, { name: row.name, enabled, style }).pipe(Effect.orDie))
           )
           return yield* Option.match(saved, {
             onNone: () => Effect.fail(notFound()),
@@ -75,7 +72,7 @@ export const BrandEntityLive = BrandEntity.toLayer(
         Effect.gen(function*() {
           const row = yield* requireLive(payload.workspaceId)
           const { previous, style } = applySlotEdit(row.style, payload.edit)
-          const saved = yield* repo.write(brandId, payload.workspaceId, { name: row.name, enabled: row.enabled, style })
+          const saved = yield* repo.write(payload.workspaceId, brandId, { name: row.name, enabled: row.enabled, style })
             .pipe(Effect.orDie)
           return yield* Option.match(saved, {
             onNone: () => Effect.fail(notFound()),
@@ -96,15 +93,10 @@ export const BrandEntityLive = BrandEntity.toLayer(
                 details: [detailAt(["moveTo"], `${wearing.length} channels wear this brand`, "required")]
               })
             }
-            yield* repo.markDeleted(brandId)
+            yield* repo.markDeleted(workspaceId, brandId)
             return { moved: 0 }
           }
-          const target = yield* repo.findById(moveTo)
-          const live = Option.filter(
-            target,
-            (t) => t.id !== brandId && t.workspaceId === workspaceId && t.deletedAt === null
-          )
-          if (Option.isNone(live)) {
+          if (moveTo === brandId || Option.isNone(yield* repo.findLive(workspaceId, moveTo))) {
             return yield* new NotFound({
               message: `No other brand ${moveTo} to move channels to.`,
               details: [detailAt(["moveTo"], "no such brand")]
@@ -112,7 +104,9 @@ export const BrandEntityLive = BrandEntity.toLayer(
           }
           // The channels move and the brand goes in one step, so no channel is ever left wearing a deleted brand.
           const moved = yield* repo.withTransaction(
-            repo.moveChannels(workspaceId, brandId, moveTo).pipe(Effect.tap(() => repo.markDeleted(brandId)))
+            repo.moveChannels(workspaceId, brandId, moveTo).pipe(
+              Effect.tap(() => repo.markDeleted(workspaceId, brandId))
+            )
           )
           return { moved }
         }).pipe(Effect.withSpan("Brand.delete", { attributes: { brandId } }))

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import type { SlotFile } from "./BrandStyle.js"
 import { detailAt, NotFound } from "../domain/Errors.js"
 import type { ErrorDetail } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import type { BrandMarks, Insets } from "../render/Scene.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { MediaFiles } from "../media/MediaFiles.js"
@@ -57,15 +58,13 @@ const make = Effect.gen(function*() {
     new NotFound({ message: `No brand ${brandId}.`, details: [detailAt(["brandId"], "no such brand")] })
 
   /** A live brand of the workspace (404 naming `/brandId` for a missing, deleted or another workspace's brand). */
-  const find = Effect.fn("BrandLooks.find")(function*(workspaceId: string, brandId: string) {
-    const row = Option.getOrUndefined(yield* brands.findById(brandId))
-    if (row === undefined || row.workspaceId !== workspaceId || row.deletedAt !== null) {
-      return yield* notFound(brandId)
-    }
-    return { id: row.id, name: row.name } satisfies BrandRef
+  const find = Effect.fn("BrandLooks.find")(function*(workspaceId: WorkspaceId, brandId: string) {
+    const row = yield* brands.findLive(workspaceId, brandId)
+    if (Option.isNone(row)) return yield* notFound(brandId)
+    return { id: row.value.id, name: row.value.name } satisfies BrandRef
   })
 
-  const localFile = (workspaceId: string, id: string) =>
+  const localFile = (workspaceId: WorkspaceId, id: string) =>
     Effect.flatMap(media.find(workspaceId, id), (row) =>
       Option.match(row, {
         onNone: () => Effect.succeed(undefined),
@@ -73,7 +72,7 @@ const make = Effect.gen(function*() {
       }))
 
   /** A picture of the library by `media://<id>` or `media://<name>`; only images count. */
-  const picture = (workspaceId: string, url: string) =>
+  const picture = (workspaceId: WorkspaceId, url: string) =>
     Effect.gen(function*() {
       if (!url.startsWith(MEDIA)) return undefined
       const ref = url.slice(MEDIA.length)
@@ -83,7 +82,7 @@ const make = Effect.gen(function*() {
     })
 
   /** Details for every picture address of the content that the workspace's library does not hold (submit time). */
-  const pictureProblems = Effect.fn("BrandLooks.pictureProblems")(function*(workspaceId: string, data: unknown) {
+  const pictureProblems = Effect.fn("BrandLooks.pictureProblems")(function*(workspaceId: WorkspaceId, data: unknown) {
     const problems: Array<ErrorDetail> = []
     for (const { at, url } of pictureRefs(data)) {
       if ((yield* picture(workspaceId, url)) === undefined) {
@@ -95,7 +94,7 @@ const make = Effect.gen(function*() {
 
   /** Brand marks, safe area and picture files for one output (ratio × locale) of a render, at draw time. */
   const extrasFor = Effect.fn("BrandLooks.extrasFor")(function*(
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     brandId: string | null,
     content: unknown,
     output: { readonly ratio: string; readonly locale: string; readonly width: number; readonly height: number }
@@ -105,8 +104,8 @@ const make = Effect.gen(function*() {
       const path = pictures.has(url) ? undefined : yield* picture(workspaceId, url)
       if (path !== undefined) pictures.set(url, path)
     }
-    const row = brandId === null ? undefined : Option.getOrUndefined(yield* brands.findById(brandId))
-    if (row === undefined || row.workspaceId !== workspaceId) return { pictures } satisfies SceneExtras
+    const row = brandId === null ? undefined : Option.getOrUndefined(yield* brands.find(workspaceId, brandId))
+    if (row === undefined) return { pictures } satisfies SceneExtras
     const found = new Map<string, LocalFile>()
     for (const file of filesFor(row.style, output.ratio, output.locale)) {
       const local = found.has(file.assetId) ? undefined : yield* localFile(workspaceId, file.assetId)

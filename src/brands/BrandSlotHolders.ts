@@ -7,6 +7,7 @@ import { heldFiles, holds } from "./SlotStyle.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { type HeldFile, MediaHolders } from "../media/MediaHolders.js"
 import { entityCall } from "../domain/EntityCalls.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 
 /** How a brand style refers to a library file. */
 export const slotFileOf = (row: HeldFile): SlotFile => ({
@@ -24,7 +25,7 @@ const make = Effect.gen(function*() {
   const brands = yield* BrandRepo
   const entity = yield* BrandEntity.client
 
-  const uses = Effect.fn("BrandSlotHolders.uses")(function*(workspaceId: string, id: string) {
+  const uses = Effect.fn("BrandSlotHolders.uses")(function*(workspaceId: WorkspaceId, id: string) {
     const rows = yield* brands.listLive(workspaceId)
     return rows.flatMap((brand) =>
       heldFiles(brand.style).filter((held) => held.file.assetId === id).map((held): MediaUse => ({
@@ -37,13 +38,21 @@ const make = Effect.gen(function*() {
     )
   })
 
-  const edit = Effect.fn("BrandSlotHolders.edit")(function*(workspaceId: string, brandId: string, change: SlotEdit) {
+  const edit = Effect.fn("BrandSlotHolders.edit")(function*(
+    workspaceId: WorkspaceId,
+    brandId: string,
+    change: SlotEdit
+  ) {
     const requestId = yield* FiberRef.get(CurrentRequestId)
     return yield* entityCall(entity(brandId).EditSlots({ requestId, workspaceId, edit: change }))
   })
 
   /** Every slot of every live brand holding `id` holds `next` instead, or is emptied (`null`). */
-  const repoint = Effect.fn("BrandSlotHolders.repoint")(function*(workspaceId: string, id: string, next: SlotFile | null) {
+  const repoint = Effect.fn("BrandSlotHolders.repoint")(function*(
+    workspaceId: WorkspaceId,
+    id: string,
+    next: SlotFile | null
+  ) {
     const rows = yield* brands.listLive(workspaceId)
     yield* Effect.forEach(
       rows.filter((brand) => holds(brand.style, id)),
@@ -57,7 +66,7 @@ const make = Effect.gen(function*() {
   })
 
   /** Whether any slot of any live brand holds the file. */
-  const isHeld = (workspaceId: string, id: string) =>
+  const isHeld = (workspaceId: WorkspaceId, id: string) =>
     Effect.map(brands.listLive(workspaceId), (rows) => rows.some((brand) => holds(brand.style, id)))
 
   return { uses, edit, repoint, isHeld }
@@ -74,7 +83,7 @@ export class BrandSlotHolders extends Context.Tag("clipwright/brands/BrandSlotHo
     MediaHolders,
     Effect.map(BrandSlotHolders, (holders) => ({
       uses: holders.uses,
-      repoint: (workspaceId: string, id: string, next: HeldFile | null) =>
+      repoint: (workspaceId: WorkspaceId, id: string, next: HeldFile | null) =>
         holders.repoint(workspaceId, id, next === null ? null : slotFileOf(next))
     }))
   )

@@ -3,10 +3,10 @@ import { Context, Effect, Layer, Option, type Stream } from "effect"
 import type { SlotFile } from "./BrandStyle.js"
 import { detailAt, LocaleNotSupported, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { type SlotRule, slotRule } from "../media/MediaFile.js"
-import type { Principal } from "../domain/Principal.js"
+import type { Principal, WorkspaceId } from "../domain/Principal.js"
 import { extensionOf } from "../media/Sniff.js"
 import { MediaFiles } from "../media/MediaFiles.js"
-import type { MediaRow } from "../media/MediaRecord.js"
+import type { MediaRecord } from "../media/MediaRecord.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { isLocale } from "../templates/Locales.js"
@@ -62,12 +62,11 @@ const make = Effect.gen(function*() {
   const blobs = yield* BlobStorage
 
   /** The slot, its locale key and the brand, checked before any byte of an upload is read. */
-  const target = (workspaceId: string, brandId: string, slot: string, locale: string | undefined) =>
+  const target = (workspaceId: WorkspaceId, brandId: string, slot: string, locale: string | undefined) =>
     Effect.gen(function*() {
       const rule = slotRule(slot)
       if (rule === undefined) return yield* new NotFound({ message: `No brand slot ${slot}.` })
-      const brand = yield* brands.findById(brandId)
-      if (Option.isNone(brand) || brand.value.workspaceId !== workspaceId || brand.value.deletedAt !== null) {
+      if (Option.isNone(yield* brands.findLive(workspaceId, brandId))) {
         return yield* new NotFound({ message: `No brand ${brandId}.` })
       }
       if (!rule.localized && locale !== undefined) {
@@ -81,7 +80,7 @@ const make = Effect.gen(function*() {
     })
 
   /** The previous file goes when it was uploaded into a slot and nothing holds it now. */
-  const release = (workspaceId: string, previous: SlotFile | null, kept: string) =>
+  const release = (workspaceId: WorkspaceId, previous: SlotFile | null, kept: string) =>
     Effect.gen(function*() {
       if (previous === null || previous.assetId === kept) return
       const row = yield* media.find(workspaceId, previous.assetId)
@@ -92,7 +91,7 @@ const make = Effect.gen(function*() {
     })
 
   /** Writes the slot, then lets the file it held before go (see `release`). */
-  const put = (workspaceId: string, brandId: string, slot: string, locale: string, row: MediaRow | null) =>
+  const put = (workspaceId: WorkspaceId, brandId: string, slot: string, locale: string, row: MediaRecord | null) =>
     Effect.map(
       holders.edit(workspaceId, brandId, { _tag: "Set", slot, locale, file: row === null ? null : slotFileOf(row) }),
       (edited) => ({ brand: edited.brand, release: release(workspaceId, edited.previous, row?.id ?? "") })
@@ -115,7 +114,7 @@ const make = Effect.gen(function*() {
     // A slot upload never clashes: it takes the first free name.
     const inserted = yield* Effect.gen(function*() {
       for (let n = 1; n <= 100; n++) {
-        const row = yield* media.insert(rowOf(workspaceId, principal, received, nameNumbered(received.name, n)))
+        const row = yield* media.insert(workspaceId, rowOf(principal, received, nameNumbered(received.name, n)))
         if (Option.isSome(row)) return row.value
       }
       return yield* Effect.dieMessage(`No free name for ${received.name}.`)
@@ -129,7 +128,7 @@ const make = Effect.gen(function*() {
   })
 
   const link = Effect.fn("BrandSlots.link")(function*(
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     brandId: string,
     slot: string,
     localeQuery: string | undefined,
@@ -152,7 +151,7 @@ const make = Effect.gen(function*() {
   })
 
   const clear = Effect.fn("BrandSlots.clear")(function*(
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     brandId: string,
     slot: string,
     localeQuery: string | undefined

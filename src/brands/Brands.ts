@@ -12,6 +12,7 @@ import type { PaletteBody } from "./PaletteBody.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { entityCall } from "../domain/EntityCalls.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 
 const paletteInvalid = (message: string, path: ReadonlyArray<string>, rule: string) =>
   new SchemaValidation({ message, details: [detailAt(path, message, rule)] })
@@ -50,36 +51,33 @@ const make = Effect.gen(function*() {
   const entity = yield* BrandEntity.client
   const requestId = FiberRef.get(CurrentRequestId)
 
-  const requireLive = (workspaceId: string, id: string) =>
-    repo.findById(id).pipe(
-      Effect.map(Option.filter((row) => row.workspaceId === workspaceId && row.deletedAt === null)),
+  const requireLive = (workspaceId: WorkspaceId, id: string) =>
+    repo.findLive(workspaceId, id).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.fail(new NotFound({ message: `No brand ${id}.` })),
         onSome: Effect.succeed
       }))
     )
 
-  const list = Effect.fn("Brands.list")(function*(workspaceId: string) {
+  const list = Effect.fn("Brands.list")(function*(workspaceId: WorkspaceId) {
     const [rows, wearing] = yield* Effect.all([repo.listLive(workspaceId), repo.channelsWearing(workspaceId)])
     return { brands: rows.map((row) => toSummary(row, wearing.get(row.id) ?? [])) }
   })
 
-  const get = Effect.fn("Brands.get")(function*(workspaceId: string, id: string) {
+  const get = Effect.fn("Brands.get")(function*(workspaceId: WorkspaceId, id: string) {
     return { brand: toView(yield* requireLive(workspaceId, id)) }
   })
 
-  const draft = Effect.fn("Brands.draft")(function*(workspaceId: string) {
+  const draft = Effect.fn("Brands.draft")(function*(workspaceId: WorkspaceId) {
     return { name: firstFreeName(yield* repo.liveNames(workspaceId)), style: draftStyle() }
   })
 
-  const create = Effect.fn("Brands.create")(function*(workspaceId: string, body: CreateBrandBody) {
+  const create = Effect.fn("Brands.create")(function*(workspaceId: WorkspaceId, body: CreateBrandBody) {
     const currentRequest = yield* requestId
     const id = ulidForRequest(currentRequest, `brand:${workspaceId}`)
     // A retried request (same x-request-id) finds what its first attempt created.
-    const earlier = yield* repo.findById(id)
-    if (Option.isSome(earlier) && earlier.value.workspaceId === workspaceId && earlier.value.deletedAt === null) {
-      return { brand: toView(earlier.value) }
-    }
+    const earlier = yield* repo.findLive(workspaceId, id)
+    if (Option.isSome(earlier)) return { brand: toView(earlier.value) }
     if (body.name !== undefined && (yield* repo.nameTaken(workspaceId, body.name, null))) {
       return yield* new Conflict({
         message: `A brand called "${body.name}" already exists in this workspace; choose another name.`,
@@ -97,12 +95,16 @@ const make = Effect.gen(function*() {
     return { brand }
   })
 
-  const update = Effect.fn("Brands.update")(function*(workspaceId: string, id: string, body: UpdateBrandBody) {
+  const update = Effect.fn("Brands.update")(function*(workspaceId: WorkspaceId, id: string, body: UpdateBrandBody) {
     const brand = yield* entityCall(entity(id).Update({ requestId: yield* requestId, workspaceId, ...body }))
     return { brand }
   })
 
-  const remove = Effect.fn("Brands.delete")(function*(workspaceId: string, id: string, moveTo: string | undefined) {
+  const remove = Effect.fn("Brands.delete")(function*(
+    workspaceId: WorkspaceId,
+    id: string,
+    moveTo: string | undefined
+  ) {
     const { moved } = yield* entityCall(
       entity(id).Delete({ requestId: yield* requestId, workspaceId, moveTo: moveTo ?? null })
     )

@@ -1,14 +1,15 @@
+import { DateTime } from "effect"
 import type { BrandChannel, BrandSummary, BrandView } from "./Brand.js"
-import type { BrandRow } from "./BrandRepo.js"
+import type { BrandRecord } from "./BrandRecord.js"
 
-export const toView = (row: BrandRow): BrandView => ({
+export const toView = (row: BrandRecord): BrandView => ({
   id: row.id,
   name: row.name,
   enabled: row.enabled,
   style: row.style
 })
 
-export const toSummary = (row: BrandRow, channels: ReadonlyArray<BrandChannel>): BrandSummary => {
+export const toSummary = (row: BrandRecord, channels: ReadonlyArray<BrandChannel>): BrandSummary => {
   const { style } = row
   return {
     id: row.id,
@@ -24,6 +25,6 @@ export const toSummary = (row: BrandRow, channels: ReadonlyArray<BrandChannel>):
     outroRatios: Object.keys(style.outro.clips).sort(),
     hasSound: style.sound.asset !== null,
     channels,
-    updatedAt: row.updatedAt.toISOString()
+    updatedAt: DateTime.formatIso(row.updatedAt)
   }
 }

@@ -1,6 +1,7 @@
 /** The operator commands: one per admin route of CONTRACT.md, plus `health`. */
 import type { HttpClientResponse } from "@effect/platform"
 import type { Cause, Effect } from "effect"
+import { WorkspaceId } from "../domain/Principal.js"
 import type { NodeClient } from "./Client.js"
 
 export class UsageError extends Error {
@@ -45,6 +46,9 @@ const isRole = (value: OptionValue | undefined): value is Role => ROLES.some((r)
 
 // The contract's client puts path parameters into the URL as given.
 const segment = (value: string | undefined) => encodeURIComponent(value ?? "")
+
+/** The operator names the workspace; the node answers 404 for an id it does not have. */
+const workspace = (accountId: string | undefined) => WorkspaceId.make(segment(accountId))
 
 const textOf = (options: Options, name: string) => {
   const value = options[name]
@@ -112,7 +116,7 @@ export const commands: ReadonlyArray<Command> = [
     admin: true,
     call: (client, [accountId], options) =>
       client.admin.createKey({
-        path: { accountId: segment(accountId) },
+        path: { accountId: workspace(accountId) },
         payload: { scopes: scopesOf(options), name: textOf(options, "name") },
         withResponse: true
       })
@@ -124,7 +128,7 @@ export const commands: ReadonlyArray<Command> = [
     options: {},
     admin: true,
     call: (client, [accountId, keyId]) =>
-      client.admin.revokeKey({ path: { accountId: segment(accountId), keyId: segment(keyId) }, withResponse: true })
+      client.admin.revokeKey({ path: { accountId: workspace(accountId), keyId: segment(keyId) }, withResponse: true })
   },
   {
     words: ["webhook", "set"],
@@ -141,7 +145,7 @@ export const commands: ReadonlyArray<Command> = [
     admin: true,
     call: (client, [accountId], options) =>
       client.admin.setWebhook({
-        path: { accountId: segment(accountId) },
+        path: { accountId: workspace(accountId) },
         payload: { url: required(textOf(options, "url"), "url") },
         withResponse: true
       })
@@ -157,7 +161,7 @@ export const commands: ReadonlyArray<Command> = [
     admin: true,
     call: (client, [accountId], options) =>
       client.admin.addMember({
-        path: { accountId: segment(accountId) },
+        path: { accountId: workspace(accountId) },
         payload: { email: required(textOf(options, "email"), "email"), role: roleOf(options) },
         withResponse: true
       })
@@ -174,7 +178,7 @@ export const commands: ReadonlyArray<Command> = [
     admin: true,
     call: (client, [accountId], options) =>
       client.adminLimits.setLimits({
-        path: { accountId: segment(accountId) },
+        path: { accountId: workspace(accountId) },
         payload: {
           renderAllowance: countOf(options, "render-allowance"),
           storageMb: countOf(options, "storage-mb"),

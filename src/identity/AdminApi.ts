@@ -1,9 +1,11 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { BlockedUrl, Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
+import { WorkspaceId } from "../domain/Principal.js"
+import { MemberRole } from "./Member.js"
 import { AdminAuthentication } from "../http/Security.js"
 
-export const AccountPath = Schema.Struct({ accountId: Schema.String })
+export const AccountPath = Schema.Struct({ accountId: WorkspaceId })
 const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "an email address" }))
 
 export class AdminApi extends HttpApiGroup.make("admin")
@@ -30,7 +32,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("revokeKey", "/workspaces/:accountId/keys/:keyId/revoke")
-      .setPath(Schema.Struct({ accountId: Schema.String, keyId: Schema.String }))
+      .setPath(Schema.Struct({ accountId: WorkspaceId, keyId: Schema.String }))
       .addSuccess(Schema.Struct({ revoked: Schema.Literal(true) }))
       .addError(NotFound)
   )
@@ -45,7 +47,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("addMember", "/workspaces/:accountId/members")
       .setPath(AccountPath)
-      .setPayload(Schema.Struct({ email: Email, role: Schema.Literal("owner", "operations", "member") }))
+      .setPayload(Schema.Struct({ email: Email, role: MemberRole }))
       .addSuccess(
         Schema.Struct({ member: Schema.Struct({ id: Schema.String, email: Schema.String, role: Schema.String }) }),
         { status: 201 }

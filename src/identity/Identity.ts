@@ -7,7 +7,9 @@ import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors
 import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
 import { type Principal, WorkspaceId } from "../domain/Principal.js"
 import { ApiKeys } from "../http/ApiKeys.js"
-import { IdentityRepo, isLive } from "./IdentityRepo.js"
+import { isLive } from "./ApiKey.js"
+import { IdentityRepo } from "./IdentityRepo.js"
+import type { MemberRole } from "./Member.js"
 import { makeKeyCache } from "./KeyCache.js"
 
 export const hashKey = (apiKey: string) => crypto.createHash("sha256").update(apiKey).digest("hex")
@@ -33,7 +35,7 @@ const make = Effect.gen(function*() {
     )
   const cache = makeKeyCache(KEY_CACHE_TTL_MS, lookup)
 
-  const requireWorkspace = (accountId: string) =>
+  const requireWorkspace = (accountId: WorkspaceId) =>
     repo.findWorkspace(accountId).pipe(
       Effect.flatMap(Option.match({
         onNone: () => Effect.fail(new NotFound({ message: `No workspace ${accountId}.` })),
@@ -42,7 +44,7 @@ const make = Effect.gen(function*() {
     )
 
   const createWorkspace = Effect.fn("Identity.createWorkspace")(function*(name: string, ownerEmail: string | null) {
-    const id = newUlid()
+    const id = WorkspaceId.make(newUlid())
     yield* repo.insertWorkspace({ id, name, ownerEmail })
     if (ownerEmail !== null) yield* repo.insertMember({ id: newUlid(), workspaceId: id, email: ownerEmail, role: "owner" })
     yield* Effect.logInfo("Workspace created").pipe(Effect.annotateLogs({ accountId: id }))
@@ -50,7 +52,7 @@ const make = Effect.gen(function*() {
   })
 
   const createKey = Effect.fn("Identity.createKey")(
-    function*(accountId: string, scopes: ReadonlyArray<string>, name: string | null) {
+    function*(accountId: WorkspaceId, scopes: ReadonlyArray<string>, name: string | null) {
       yield* requireWorkspace(accountId)
       const unknown = scopes.flatMap((s, i) => s === "*" || workspaceScopes.includes(s) ? [] : [i])
       if (unknown.length > 0) {
@@ -70,7 +72,7 @@ const make = Effect.gen(function*() {
     }
   )
 
-  const revokeKey = Effect.fn("Identity.revokeKey")(function*(accountId: string, keyId: string) {
+  const revokeKey = Effect.fn("Identity.revokeKey")(function*(accountId: WorkspaceId, keyId: string) {
     const revoked = yield* repo.revokeKey(accountId, keyId)
     if (!revoked) return yield* new NotFound({ message: `No key ${keyId} in workspace ${accountId}.` })
     yield* cache.clear
@@ -92,7 +94,7 @@ const make = Effect.gen(function*() {
     return { keyId, apiKey }
   })
 
-  const setWebhook = Effect.fn("Identity.setWebhook")(function*(accountId: string, url: string) {
+  const setWebhook = Effect.fn("Identity.setWebhook")(function*(accountId: WorkspaceId, url: string) {
     yield* requireWorkspace(accountId)
     yield* checkUrl(url, { allowPrivate: config.allowPrivateUrls, at: ["url"] })
     const secret = "whsec_" + crypto.randomBytes(32).toString("base64")
@@ -100,7 +102,7 @@ const make = Effect.gen(function*() {
     return { url, secret }
   })
 
-  const addMember = Effect.fn("Identity.addMember")(function*(accountId: string, email: string, role: string) {
+  const addMember = Effect.fn("Identity.addMember")(function*(accountId: WorkspaceId, email: string, role: MemberRole) {
     yield* requireWorkspace(accountId)
     const member = { id: newUlid(), workspaceId: accountId, email, role }
     const added = yield* repo.insertMember(member)

@@ -1,5 +1,5 @@
-import { Context, Effect, Layer } from "effect"
-import type { MediaInsert } from "./MediaRecord.js"
+import { Context, Effect, Layer, Option } from "effect"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { MediaRepo } from "./MediaRepo.js"
 
 /** The library's files as other areas may use them (brand slots store their uploads here); tenant-scoped. */
@@ -7,10 +7,10 @@ const make = Effect.map(MediaRepo, (repo) => ({
   find: repo.find,
   findByName: repo.findByName,
   /** By id, else by name: how a brand slot refers to a library file. */
-  findByRef: (workspaceId: string, ref: string) =>
+  findByRef: (workspaceId: WorkspaceId, ref: string) =>
     Effect.flatMap(repo.find(workspaceId, ref), (byId) =>
-      byId._tag === "Some" ? Effect.succeed(byId) : repo.findByName(workspaceId, ref)),
-  insert: (row: MediaInsert) => repo.insert(row),
+      Option.isSome(byId) ? Effect.succeed(byId) : repo.findByName(workspaceId, ref)),
+  insert: repo.insert,
   remove: repo.remove
 }))
 

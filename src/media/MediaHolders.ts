@@ -1,6 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { Conflict, UpstreamUnavailable } from "../domain/Errors.js"
 import type { MediaUse } from "./MediaFile.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 
 /** A library file as a holder stores it. */
 export interface HeldFile {
@@ -14,10 +15,10 @@ export interface HeldFile {
  * areas that hold its files, so it asks through this port and the holding areas implement it.
  */
 export class MediaHolders extends Context.Tag("clipwright/media/MediaHolders")<MediaHolders, {
-  readonly uses: (workspaceId: string, id: string) => Effect.Effect<ReadonlyArray<MediaUse>>
+  readonly uses: (workspaceId: WorkspaceId, id: string) => Effect.Effect<ReadonlyArray<MediaUse>>
   /** Every holder of `id` holds `next` instead, or lets go of it (`null`). */
   readonly repoint: (
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     id: string,
     next: HeldFile | null
   ) => Effect.Effect<void, Conflict | UpstreamUnavailable>

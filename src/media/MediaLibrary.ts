@@ -1,12 +1,12 @@
 import type { Multipart } from "@effect/platform"
-import { Clock, Context, Effect, Layer, Option, type Stream } from "effect"
+import { Clock, Context, DateTime, Effect, Layer, Option, type Stream } from "effect"
 import { AppConfig } from "../Config.js"
 import { Conflict, detailAt, Forbidden, NotFound } from "../domain/Errors.js"
 import { kindLimits, type MediaFile, mediaRef } from "./MediaFile.js"
-import type { Principal } from "../domain/Principal.js"
+import type { Principal, WorkspaceId } from "../domain/Principal.js"
 import { withExtension } from "./Sniff.js"
 import { MediaRepo } from "./MediaRepo.js"
-import type { MediaInsert, MediaRow } from "./MediaRecord.js"
+import { MediaRecord, type NewMediaFile } from "./MediaRecord.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { Signing } from "../storage/Signing.js"
 import { MediaHolders } from "./MediaHolders.js"
@@ -30,9 +30,8 @@ const libraryAccepts: Accepts = (sniffed) =>
 
 export const uploaderOf = (principal: Principal) => `apikey:${principal.keyId}`
 
-export const rowOf = (workspaceId: string, principal: Principal, received: Received, name: string): MediaInsert => ({
+export const rowOf = (principal: Principal, received: Received, name: string): NewMediaFile => ({
   id: received.id,
-  workspaceId,
   name,
   mimeType: received.sniffed.mimeType,
   kind: received.sniffed.kind,
@@ -61,7 +60,7 @@ const make = Effect.gen(function*() {
   const signing = yield* Signing
   const { publicBaseUrl } = yield* AppConfig
 
-  const view = (row: MediaRow) =>
+  const view = (row: MediaRecord) =>
     Effect.map(signing.signedUrl(publicBaseUrl, previewPath(row.id), PREVIEW_TTL), ({ url }): MediaFile => ({
       id: row.id,
       name: row.name,
@@ -70,41 +69,41 @@ const make = Effect.gen(function*() {
       byteSize: row.byteSize,
       width: row.width,
       height: row.height,
-      createdAt: row.createdAt.toISOString(),
+      createdAt: DateTime.formatIso(row.createdAt),
       uploadedBy: row.uploadedBy,
       ref: mediaRef(row.id),
       url
     }))
 
-  const existing = (workspaceId: string, id: string) =>
+  const existing = (workspaceId: WorkspaceId, id: string) =>
     Effect.flatMap(repo.find(workspaceId, id), Option.match({
       onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
       onSome: Effect.succeed
     }))
 
   /** The file a `replaces` or `replace` text part names; `credit` asks before the bytes arrive. */
-  const targetOf = (workspaceId: string, fields: ReadonlyMap<string, string>, name: string) => {
+  const targetOf = (workspaceId: WorkspaceId, fields: ReadonlyMap<string, string>, name: string) => {
     const replaces = fields.get("replaces")
     if (replaces !== undefined && replaces !== "") return Effect.map(existing(workspaceId, replaces), Option.some)
     return fields.get("replace") === "true" ? repo.findByName(workspaceId, name) : Effect.succeed(Option.none())
   }
 
-  const credit = (workspaceId: string) => (fields: ReadonlyMap<string, string>, name: string) =>
+  const credit = (workspaceId: WorkspaceId) => (fields: ReadonlyMap<string, string>, name: string) =>
     targetOf(workspaceId, fields, name).pipe(
       Effect.map(Option.match({ onNone: () => 0, onSome: (row) => row.byteSize })),
       Effect.orElseSucceed(() => 0)
     )
 
   /** Stores the new row; a replaced file's row goes in the same transaction. */
-  const commit = (row: MediaInsert, replaced: Option.Option<MediaRow>) =>
+  const commit = (workspaceId: WorkspaceId, row: NewMediaFile, replaced: Option.Option<MediaRecord>) =>
     repo.withTransaction(Effect.gen(function*() {
-      if (Option.isSome(replaced)) yield* repo.remove(row.workspaceId, replaced.value.id)
-      const inserted = yield* repo.insert(row)
+      if (Option.isSome(replaced)) yield* repo.remove(workspaceId, replaced.value.id)
+      const inserted = yield* repo.insert(workspaceId, row)
       return Option.isSome(inserted) ? inserted.value : yield* nameTaken(row.name)
     }))
 
   /** After the commit: the brand slots holding the replaced file move to the new one, then its bytes go. */
-  const handOver = (landed: MediaRow, replaced: Option.Option<MediaRow>) =>
+  const handOver = (landed: MediaRecord, replaced: Option.Option<MediaRecord>) =>
     Option.isNone(replaced) ? Effect.void : Effect.zipRight(
       holders.repoint(landed.workspaceId, replaced.value.id, landed),
       blobs.delete(replaced.value.blobKey)
@@ -132,27 +131,27 @@ const make = Effect.gen(function*() {
       const name = Option.isSome(target) && byId
         ? withExtension(target.value.name, received.sniffed, received.sentName)
         : received.name
-      return { landed: yield* commit(rowOf(workspaceId, principal, received, name), target), target }
+      return { landed: yield* commit(workspaceId, rowOf(principal, received, name), target), target }
     }).pipe(Effect.onError(() => uploads.discard(received)))
     yield* handOver(landed, target)
     return { file: yield* view(landed), storage: yield* usage.storageBlock(workspaceId) }
   })
 
-  const list = Effect.fn("MediaLibrary.list")(function*(workspaceId: string) {
+  const list = Effect.fn("MediaLibrary.list")(function*(workspaceId: WorkspaceId) {
     const rows = yield* repo.list(workspaceId)
     return { files: yield* Effect.forEach(rows, view), storage: yield* usage.storageBlock(workspaceId) }
   })
 
-  const rename = Effect.fn("MediaLibrary.rename")(function*(workspaceId: string, id: string, name: string) {
+  const rename = Effect.fn("MediaLibrary.rename")(function*(workspaceId: WorkspaceId, id: string, name: string) {
     const row = yield* existing(workspaceId, id)
     if (!(yield* repo.rename(workspaceId, id, name))) return yield* nameTaken(name)
-    const renamed = { ...row, name }
+    const renamed = new MediaRecord({ ...row, name })
     if (row.name !== name) yield* holders.repoint(workspaceId, id, renamed)
     return { file: yield* view(renamed) }
   })
 
   /** Removes the row, empties every brand slot holding the file, then removes its bytes. */
-  const remove = Effect.fn("MediaLibrary.delete")(function*(workspaceId: string, id: string) {
+  const remove = Effect.fn("MediaLibrary.delete")(function*(workspaceId: WorkspaceId, id: string) {
     const removed = yield* repo.remove(workspaceId, id)
     if (Option.isNone(removed)) return yield* new NotFound({ message: `No media file ${id}.` })
     yield* holders.repoint(workspaceId, id, null)
@@ -160,7 +159,7 @@ const make = Effect.gen(function*() {
     return { deleted: true as const, id }
   })
 
-  const uses = Effect.fn("MediaLibrary.uses")(function*(workspaceId: string, id: string) {
+  const uses = Effect.fn("MediaLibrary.uses")(function*(workspaceId: WorkspaceId, id: string) {
     yield* existing(workspaceId, id)
     return { uses: yield* holders.uses(workspaceId, id) }
   })
@@ -172,7 +171,7 @@ const make = Effect.gen(function*() {
       const message = "The preview link is wrong or has expired; list the media for a fresh one."
       return yield* new Forbidden({ message })
     }
-    return yield* Effect.flatMap(repo.findAny(id), Option.match({
+    return yield* Effect.flatMap(repo.findAnyWorkspace(id), Option.match({
       onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
       onSome: Effect.succeed
     }))

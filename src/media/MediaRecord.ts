@@ -1,33 +1,27 @@
+import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { WorkspaceId } from "../domain/Principal.js"
 import { MediaKind } from "./MediaFile.js"
 
-/** A stored media library file: its row in `media_files`. */
-export const MediaRow = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
+/**
+ * A media library file: its row in `media_files`, the bytes in the blob store under `blobKey`. `byteSize` is a
+ * bigint column, which pg hands back as text. A deleted file keeps its row (`deletedAt` set) and frees its name.
+ */
+export class MediaRecord extends Model.Class<MediaRecord>("MediaRecord")({
+  id: Model.GeneratedByApp(Schema.String),
+  workspaceId: Model.GeneratedByApp(WorkspaceId),
   name: Schema.String,
   mimeType: Schema.String,
   kind: MediaKind,
   byteSize: Schema.NumberFromString,
   sha256: Schema.String,
   blobKey: Schema.String,
-  width: Schema.NullOr(Schema.Number),
-  height: Schema.NullOr(Schema.Number),
+  width: Schema.NullOr(Schema.Int),
+  height: Schema.NullOr(Schema.Int),
   uploadedBy: Schema.String,
-  createdAt: Schema.DateFromSelf
-})
-export type MediaRow = typeof MediaRow.Type
+  createdAt: Model.DateTimeInsertFromDate,
+  deletedAt: Model.FieldOnly("select")(Schema.NullOr(Model.DateTimeFromDate))
+}) {}
 
-export interface MediaInsert {
-  readonly id: string
-  readonly workspaceId: string
-  readonly name: string
-  readonly mimeType: string
-  readonly kind: MediaKind
-  readonly byteSize: number
-  readonly sha256: string
-  readonly blobKey: string
-  readonly width: number | null
-  readonly height: number | null
-  readonly uploadedBy: string
-}
+/** A new file as the library stores it; the repository adds the workspace and the time. */
+export type NewMediaFile = Omit<typeof MediaRecord.insert.Type, "workspaceId" | "createdAt">

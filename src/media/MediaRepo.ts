@@ -1,91 +1,89 @@
 import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { type MediaInsert, MediaRow } from "./MediaRecord.js"
+import { WorkspaceId } from "../domain/Principal.js"
+import { MediaRecord, type NewMediaFile } from "./MediaRecord.js"
 
 const columns = "id, workspace_id, name, mime_type, kind, byte_size::text AS byte_size, sha256, blob_key, width, " +
-  "height, uploaded_by, created_at"
+  "height, uploaded_by, created_at, deleted_at"
 
 const isUniqueViolation = (e: unknown) =>
   typeof e === "object" && e !== null && "cause" in e && typeof e.cause === "object" && e.cause !== null &&
   "code" in e.cause && e.cause.code === "23505"
 
-/** Media library rows; every method is tenant-scoped and sees only live (not deleted) files. */
+const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
+const Columns = Schema.Struct(MediaRecord.fields)
+
+/** Media library rows; every method but `findAnyWorkspace` is tenant-scoped, and all see only live files. */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const find = SqlSchema.findOne({
-    Request: Schema.Struct({ workspaceId: Schema.String, id: Schema.String }),
-    Result: MediaRow,
+    Request: ById,
+    Result: MediaRecord,
     execute: ({ id, workspaceId }) =>
       sql`SELECT ${sql.unsafe(columns)} FROM media_files
           WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
-  const findAny = SqlSchema.findOne({
+  const findAnyWorkspace = SqlSchema.findOne({
     Request: Schema.String,
-    Result: MediaRow,
+    Result: MediaRecord,
     execute: (id) => sql`SELECT ${sql.unsafe(columns)} FROM media_files WHERE id = ${id} AND deleted_at IS NULL`
   })
   const findByName = SqlSchema.findOne({
-    Request: Schema.Struct({ workspaceId: Schema.String, name: Schema.String }),
-    Result: MediaRow,
+    Request: Schema.Struct({ workspaceId: WorkspaceId, name: Schema.String }),
+    Result: MediaRecord,
     execute: ({ name, workspaceId }) =>
       sql`SELECT ${sql.unsafe(columns)} FROM media_files
           WHERE workspace_id = ${workspaceId} AND lower(name) = lower(${name}) AND deleted_at IS NULL`
   })
   const list = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: MediaRow,
+    Request: WorkspaceId,
+    Result: MediaRecord,
     execute: (workspaceId) =>
       sql`SELECT ${sql.unsafe(columns)} FROM media_files WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL
           ORDER BY created_at DESC, id DESC`
   })
-  const usedBytes = SqlSchema.single({
-    Request: Schema.String,
-    Result: Schema.Struct({ n: Schema.NumberFromString }),
-    execute: (workspaceId) =>
-      sql`SELECT coalesce(sum(byte_size), 0)::text AS n FROM media_files
-          WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL`
+  const insert = SqlSchema.single({
+    Request: MediaRecord.insert,
+    Result: MediaRecord,
+    execute: (row) => sql`INSERT INTO media_files ${sql.insert(row)} RETURNING ${sql.unsafe(columns)}`
   })
-
-  const insert = SqlSchema.findOne({
-    Request: Schema.Any,
-    Result: MediaRow,
-    execute: (row: MediaInsert) =>
-      sql`INSERT INTO media_files ${sql.insert({ ...row })} RETURNING ${sql.unsafe(columns)}`
+  const rename = SqlSchema.findOne({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String, name: Schema.String }),
+    Result: Columns.pick("id"),
+    execute: ({ id, name, workspaceId }) =>
+      sql`UPDATE media_files SET name = ${name}
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL RETURNING id`
   })
-
-  /** False when the name is taken by another live file. */
-  const rename = (workspaceId: string, id: string, name: string) =>
-    sql`UPDATE media_files SET name = ${name}
-        WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL RETURNING id`.pipe(
-      Effect.as(true),
-      Effect.catchIf(isUniqueViolation, () => Effect.succeed(false)),
-      Effect.orDie
-    )
-
-  /** Marks the file deleted; `None` when it was not live. */
   const remove = SqlSchema.findOne({
-    Request: Schema.Struct({ workspaceId: Schema.String, id: Schema.String }),
-    Result: Schema.Struct({ blobKey: Schema.String }),
+    Request: ById,
+    Result: Columns.pick("blobKey"),
     execute: ({ id, workspaceId }) =>
       sql`UPDATE media_files SET deleted_at = now()
           WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL RETURNING blob_key`
   })
 
   return {
-    find: (workspaceId: string, id: string) => Effect.orDie(find({ workspaceId, id })),
-    /** Any workspace's live file (the signed preview carries the authority). */
-    findAny: (id: string) => Effect.orDie(findAny(id)),
-    findByName: (workspaceId: string, name: string) => Effect.orDie(findByName({ workspaceId, name })),
-    list: (workspaceId: string) => Effect.orDie(list(workspaceId)),
-    usedBytes: (workspaceId: string) => Effect.orDie(Effect.map(usedBytes(workspaceId), (r) => r.n)),
+    find: (workspaceId: WorkspaceId, id: string) => Effect.orDie(find({ workspaceId, id })),
+    /** Any workspace's live file: only for the signed preview, whose signature carries the authority. */
+    findAnyWorkspace: (id: string) => Effect.orDie(findAnyWorkspace(id)),
+    findByName: (workspaceId: WorkspaceId, name: string) => Effect.orDie(findByName({ workspaceId, name })),
+    list: (workspaceId: WorkspaceId) => Effect.orDie(list(workspaceId)),
     /** `None` when a live file of the workspace already has the name (any case). */
-    insert: (row: MediaInsert) =>
-      insert(row).pipe(
-        Effect.catchIf(isUniqueViolation, () => Effect.succeed(Option.none<MediaRow>())),
+    insert: (workspaceId: WorkspaceId, file: NewMediaFile) =>
+      insert(MediaRecord.insert.make({ ...file, workspaceId })).pipe(
+        Effect.map(Option.some),
+        Effect.catchIf(isUniqueViolation, () => Effect.succeed(Option.none<MediaRecord>())),
         Effect.orDie
       ),
-    rename,
-    remove: (workspaceId: string, id: string) =>
+    /** False when the name is taken by another live file. */
+    rename: (workspaceId: WorkspaceId, id: string, name: string) =>
+      rename({ workspaceId, id, name }).pipe(
+        Effect.as(true),
+        Effect.catchIf(isUniqueViolation, () => Effect.succeed(false)),
+        Effect.orDie
+      ),
+    /** Marks the file deleted and answers its blob key; `None` when it was not live. */
+    remove: (workspaceId: WorkspaceId, id: string) =>
       Effect.orDie(Effect.map(remove({ workspaceId, id }), Option.map((r) => r.blobKey))),
     /** One transaction around media rows and the brand styles they are held by. */
     withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -9,6 +9,7 @@ import { extensionOf, type Sniffed } from "./Sniff.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import type { StoredBlob } from "../storage/BlobStorage.js"
 import { StorageUsage } from "./StorageUsage.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 
 const MB = 1024 * 1024
 
@@ -112,7 +113,7 @@ const make = Effect.gen(function*() {
    * file's name when the file part starts.
    */
   const receive = Effect.fn("MediaUploads.receive")(function*(
-    workspaceId: string,
+    workspaceId: WorkspaceId,
     parts: Stream.Stream<Multipart.Part, Multipart.MultipartError>,
     options: {
       readonly folder: Folder

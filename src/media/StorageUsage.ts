@@ -4,6 +4,7 @@ import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "./StorageSplit
 import { storageBlock as blockOf } from "./StorageBlock.js"
 import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 
 /** What keeping a clip did: whether it is kept, and which older clips were removed to make room for it. */
 export interface ClipRoom {
@@ -21,14 +22,14 @@ const make = Effect.gen(function*() {
   const repo = yield* StorageRepo
   const blobs = yield* BlobStorage
 
-  const found = <A>(workspaceId: string) =>
+  const found = <A>(workspaceId: WorkspaceId) =>
     Option.match({
       onNone: () => Effect.fail(new NotFound({ message: `No workspace ${workspaceId}.` })),
       onSome: (a: A) => Effect.succeed(a)
     })
-  const factsOf = (workspaceId: string) => Effect.flatMap(repo.facts(workspaceId), found(workspaceId))
+  const factsOf = (workspaceId: WorkspaceId) => Effect.flatMap(repo.facts(workspaceId), found(workspaceId))
   /** Only the allowance and split: keeping clips never reads the media library. */
-  const clipsShareOf = (workspaceId: string) =>
+  const clipsShareOf = (workspaceId: WorkspaceId) =>
     Effect.flatMap(repo.allowance(workspaceId), found(workspaceId)).pipe(
       Effect.map((a) => clipsShareBytes(a.storageMb, a.mediaSharePercent))
     )
@@ -40,19 +41,19 @@ const make = Effect.gen(function*() {
     )
 
   /** Inside `repo.locked`: removes the oldest kept clips until those left plus `incoming` fit in `share`. */
-  const evict = (workspaceId: string, share: number, incoming: number, except?: string) =>
+  const evict = (workspaceId: WorkspaceId, share: number, incoming: number, except?: string) =>
     Effect.gen(function*() {
       const removed = oldestToRemove(yield* repo.held(workspaceId, except), incoming, share)
-      yield* repo.markRemoved(removed.map((clip) => clip.id))
+      yield* repo.markRemoved(workspaceId, removed.map((clip) => clip.id))
       return removed
     })
 
-  const storageBlock = Effect.fn("StorageUsage.block")(function*(workspaceId: string) {
+  const storageBlock = Effect.fn("StorageUsage.block")(function*(workspaceId: WorkspaceId) {
     return blockOf(yield* factsOf(workspaceId))
   })
 
   /** Whether `bytes` more fit in the media library's share (uploads never remove anything to make room). */
-  const mediaFits = Effect.fn("StorageUsage.mediaFits")(function*(workspaceId: string, bytes: number) {
+  const mediaFits = Effect.fn("StorageUsage.mediaFits")(function*(workspaceId: WorkspaceId, bytes: number) {
     const facts = yield* factsOf(workspaceId)
     return facts.mediaBytes + bytes <= mediaShareBytes(facts.storageMb, facts.mediaSharePercent)
   })
@@ -62,14 +63,14 @@ const make = Effect.gen(function*() {
    * otherwise the oldest kept clips are removed until it fits, and it is marked kept. Running it again changes nothing.
    */
   const makeRoomForClip = Effect.fn("StorageUsage.makeRoomForClip")(
-    function*(workspaceId: string, clipId: string, bytes: number) {
+    function*(workspaceId: WorkspaceId, clipId: string, bytes: number) {
       const removed = yield* repo.locked(
         workspaceId,
         Effect.gen(function*() {
           const share = yield* clipsShareOf(workspaceId)
           if (bytes > share) return undefined
           const removed = yield* evict(workspaceId, share, bytes, clipId)
-          yield* repo.keep(clipId)
+          yield* repo.keep(workspaceId, clipId)
           return removed
         })
       )
@@ -82,7 +83,7 @@ const make = Effect.gen(function*() {
    * Moves the split. Refused (409) when media no longer fit their new share; kept clips beyond the new clips share are
    * removed, oldest first. Answers the new block.
    */
-  const setSplit = Effect.fn("StorageUsage.setSplit")(function*(workspaceId: string, mediaSharePercent: number) {
+  const setSplit = Effect.fn("StorageUsage.setSplit")(function*(workspaceId: WorkspaceId, mediaSharePercent: number) {
     const removed = yield* repo.locked(
       workspaceId,
       Effect.gen(function*() {
@@ -103,7 +104,7 @@ const make = Effect.gen(function*() {
   })
 
   /** After the allowance changed: kept clips beyond the clips share are removed, oldest first. */
-  const fitClips = Effect.fn("StorageUsage.fitClips")(function*(workspaceId: string) {
+  const fitClips = Effect.fn("StorageUsage.fitClips")(function*(workspaceId: WorkspaceId) {
     const removed = yield* repo.locked(
       workspaceId,
       Effect.flatMap(clipsShareOf(workspaceId), (share) => evict(workspaceId, share, 0))
@@ -112,8 +113,8 @@ const make = Effect.gen(function*() {
   })
 
   /** Removes one clip's bytes (the record stays, `stored` false); callers have checked it may go. */
-  const removeClip = Effect.fn("StorageUsage.removeClip")(function*(workspaceId: string, clip: HeldClipRow) {
-    yield* repo.locked(workspaceId, repo.markRemoved([clip.id]))
+  const removeClip = Effect.fn("StorageUsage.removeClip")(function*(workspaceId: WorkspaceId, clip: HeldClipRow) {
+    yield* repo.locked(workspaceId, repo.markRemoved(workspaceId, [clip.id]))
     yield* dropBlobs([clip])
   })
 

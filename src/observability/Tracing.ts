@@ -1,6 +1,3 @@
-import { NodeSdk } from "@effect/opentelemetry"
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http"
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base"
 import { Effect, Layer, Option } from "effect"
 import { AppConfig } from "../Config.js"
 
@@ -9,6 +6,14 @@ export const TracingLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isNone(config.otlpEndpoint)) return Layer.empty
   const url = `${config.otlpEndpoint.value.replace(/\/+$/, "")}/v1/traces`
+  // Imported only here: loading the SDK and exporter costs every start about 150 ms, most of which never export.
+  const [{ NodeSdk }, { OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>
+    Promise.all([
+      import("@effect/opentelemetry"),
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/sdk-trace-base")
+    ])
+  )
   return NodeSdk.layer(() => ({
     resource: { serviceName: config.serviceName },
     spanProcessor: new BatchSpanProcessor(new OTLPTraceExporter({ url }))

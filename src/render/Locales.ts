@@ -24,6 +24,9 @@ const regional: Readonly<Record<string, Script>> = {
   "pt-BR": "latin"
 }
 
+/** The regional forms drawn apart from their language (`pt-BR`, not `pt`), as the service spells them. */
+export const regionalLocales: ReadonlyArray<string> = Object.keys(regional).filter((l) => l.includes("-"))
+
 /** Every locale string the renderer accepts, as the service spells them. */
 export const supportedLocales: ReadonlyArray<string> = [...alphabetic, ...Object.keys(regional)].sort()
 

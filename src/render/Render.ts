@@ -8,7 +8,8 @@ import { announcement, exited, kill, spawnDrawer, tail } from "./Children.js"
 import { defaultEncoder, encodeArgs, ffmpegPath, progressParser } from "./Ffmpeg.js"
 import type { AudioSource, Composition, EncoderSettings } from "./Ffmpeg.js"
 import { readMp4Info } from "./Mp4Info.js"
-import { RenderFailed, RenderInterrupted } from "./RenderError.js"
+import { DrawFailed, RenderInterrupted } from "./RenderError.js"
+import type { RenderResult } from "./Renderer.js"
 import { isAborted, sha256Of } from "./Run.js"
 import { durationMsOf } from "./Scene.js"
 import type { SceneInput } from "./Scene.js"
@@ -28,28 +29,17 @@ export interface RenderOptions {
 
 export const defaultCacheDir = (): string => join(tmpdir(), "clipwright-render-cache")
 
-export interface RenderResult {
-  readonly width: number
-  readonly height: number
-  readonly frames: number
-  readonly fps: number
-  readonly durationMs: number
-  readonly byteSize: number
-  readonly sha256: string
-  /** How an intro/outro was joined: stream copy, or one re-encoding pass when the parameter sets differed. */
-  readonly joined?: JoinMethod
-}
-
 const failed = (
   stage: "draw" | "encode" | "verify",
   message: string,
   exit: { readonly code: number | null; readonly signal: string | null },
   stderr: string
-) => new RenderFailed({ stage, message, exitCode: exit.code, signal: exit.signal, stderrTail: stderr })
+) => new DrawFailed({ stage, message, exitCode: exit.code, signal: exit.signal, stderrTail: stderr })
 
 /**
  * Draws and encodes one clip: ffmpeg and a drawer child process whose stdout is ffmpeg's stdin, so no
- * pixels pass through this process. Rejects with a RenderError; aborting kills both children first.
+ * pixels pass through this process. Rejects with a RenderError; aborting kills both children first. The service
+ * calls it through the `Renderer` port (`DrawingRenderer.ts`).
  */
 export const renderClip = async (scene: SceneInput, options: RenderOptions): Promise<RenderResult> => {
   validateScene(scene)

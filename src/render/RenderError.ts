@@ -1,21 +1,16 @@
 import { Schema } from "effect"
+import { LocaleNotSupported } from "../domain/Errors.js"
 
 /** The scene cannot be drawn as given (bad size, frame count, colour …); nothing was started. */
 export class InvalidScene extends Schema.TaggedError<InvalidScene>()("InvalidScene", {
   message: Schema.String
 }) {}
 
-/** No shipped font covers the locale; the service answers `400 locale_not_supported`. */
-export class LocaleNotSupported extends Schema.TaggedError<LocaleNotSupported>()("LocaleNotSupported", {
-  locale: Schema.String
-}) {
-  override get message() {
-    return `locale not supported: ${this.locale}`
-  }
-}
-
-/** A child process failed: the drawer (stage `draw`), ffmpeg (`encode`) or the written file (`verify`). */
-export class RenderFailed extends Schema.TaggedError<RenderFailed>()("RenderFailed", {
+/**
+ * The drawing pipeline failed: the drawer (stage `draw`), ffmpeg (`encode`) or the written file (`verify`). Its
+ * details stay inside the service; the API answers the domain's `RenderFailed` (see `renders/RenderRefusals.ts`).
+ */
+export class DrawFailed extends Schema.TaggedError<DrawFailed>()("DrawFailed", {
   stage: Schema.Literal("draw", "encode", "verify"),
   message: Schema.String,
   exitCode: Schema.NullOr(Schema.Number),
@@ -31,8 +26,9 @@ export class RenderInterrupted extends Schema.TaggedError<RenderInterrupted>()("
   }
 }
 
-export type RenderError = InvalidScene | LocaleNotSupported | RenderFailed | RenderInterrupted
+/** A locale no shipped font covers is refused with the domain's `LocaleNotSupported`, as the API answers it. */
+export type RenderError = InvalidScene | LocaleNotSupported | DrawFailed | RenderInterrupted
 
 export const isRenderError = (u: unknown): u is RenderError =>
-  u instanceof InvalidScene || u instanceof LocaleNotSupported || u instanceof RenderFailed ||
+  u instanceof InvalidScene || u instanceof LocaleNotSupported || u instanceof DrawFailed ||
   u instanceof RenderInterrupted

@@ -3,12 +3,12 @@ import { createHash } from "node:crypto"
 import { createReadStream } from "node:fs"
 import { exited, kill, tail } from "./Children.js"
 import { ffmpegPath } from "./Ffmpeg.js"
-import { RenderFailed, RenderInterrupted } from "./RenderError.js"
+import { DrawFailed, RenderInterrupted } from "./RenderError.js"
 
 // A function, so TypeScript does not narrow `aborted` across awaits.
 export const isAborted = (signal: AbortSignal | undefined): boolean => signal?.aborted === true
 
-/** Runs one ffmpeg to completion; aborting kills it. Rejects with RenderFailed (`encode`) or RenderInterrupted. */
+/** Runs one ffmpeg to completion; aborting kills it. Rejects with DrawFailed (`encode`) or RenderInterrupted. */
 export const runFfmpeg = async (args: ReadonlyArray<string>, signal?: AbortSignal): Promise<void> => {
   if (isAborted(signal)) throw new RenderInterrupted()
   const child = spawn(ffmpegPath(), ["-hide_banner", "-nostdin", "-loglevel", "error", ...args], {
@@ -22,7 +22,7 @@ export const runFfmpeg = async (args: ReadonlyArray<string>, signal?: AbortSigna
   signal?.removeEventListener("abort", abort)
   if (isAborted(signal)) throw new RenderInterrupted()
   if (e.code !== 0) {
-    throw new RenderFailed({
+    throw new DrawFailed({
       stage: "encode",
       message: e.error?.message ?? "ffmpeg failed",
       exitCode: e.code,

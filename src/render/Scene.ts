@@ -2,7 +2,10 @@
 
 export type Hex = string
 
+/** How a clip arranges its content; templates pick one per build. */
 export type Layout = "figures" | "bullets" | "comparison"
+
+export const layouts: ReadonlyArray<Layout> = ["figures", "bullets", "comparison"]
 
 export type Direction = "up" | "down" | "flat"
 
@@ -32,7 +35,8 @@ export interface Picture {
   readonly alt: string
 }
 
-export interface Content {
+/** What one clip says and shows; pictures are local files, resolved before the scene is made. */
+export interface SceneContent {
   readonly headline: string
   readonly subline?: string
   readonly figures?: ReadonlyArray<Figure>
@@ -100,7 +104,7 @@ export interface SceneInput {
   readonly frames: number
   readonly layout: Layout
   readonly look: Look
-  readonly content: Content
+  readonly content: SceneContent
   readonly locale: string
   /** Pixels of the output frame that text and panels keep clear of. */
   readonly safeArea: Insets
@@ -112,15 +116,6 @@ export type Orientation = "portrait" | "square" | "landscape"
 export const orientationOf = (width: number, height: number): Orientation => {
   const r = height / width
   return r >= 1.2 ? "portrait" : r <= 1 / 1.2 ? "landscape" : "square"
-}
-
-/** Output sizes of the ratios the service knows, long side 1920 (16x9, 9x16) or 1080 wide. */
-export const ratioSizes: Readonly<Record<string, { readonly width: number; readonly height: number }>> = {
-  "9x16": { width: 1080, height: 1920 },
-  "4x5": { width: 1080, height: 1350 },
-  "1x1": { width: 1080, height: 1080 },
-  "16x9": { width: 1920, height: 1080 },
-  "2x3": { width: 1080, height: 1620 }
 }
 
 export const durationMsOf = (scene: Pick<SceneInput, "frames" | "fps">): number =>

@@ -7,7 +7,7 @@ import { audioCodecArgs, audioFilter, silenceInput, videoCodecArgs } from "./Ffm
 import type { EncoderSettings } from "./Ffmpeg.js"
 import { readMp4Info } from "./Mp4Info.js"
 import type { Mp4Info } from "./Mp4Info.js"
-import { RenderFailed } from "./RenderError.js"
+import { DrawFailed } from "./RenderError.js"
 import { cached, runFfmpeg, sha256Of } from "./Run.js"
 import type { BrandClip } from "./Scene.js"
 
@@ -27,7 +27,7 @@ export const clipFrames = async (clip: BrandClip, fps: number): Promise<number> 
 }
 
 const verifyFailed = (message: string) =>
-  new RenderFailed({ stage: "verify", message, exitCode: null, signal: null, stderrTail: "" })
+  new DrawFailed({ stage: "verify", message, exitCode: null, signal: null, stderrTail: "" })
 
 /**
  * The clip scaled (and padded) to the frame, at the frame rate, with the drawn clip's x264 settings and colour tags,
@@ -159,7 +159,7 @@ export const joinSegments = async (
     const copied = await joinByCopy(segs, output, signal).then(
       () => framesOf().then((n) => n === expected, () => false),
       (e: unknown) => {
-        if (e instanceof RenderFailed) return false
+        if (e instanceof DrawFailed) return false
         throw e
       }
     )

@@ -1,7 +1,8 @@
+import { LocaleNotSupported } from "../domain/Errors.js"
 import { isHex } from "./Color.js"
 import { canDraw } from "./Locales.js"
-import { InvalidScene, LocaleNotSupported } from "./RenderError.js"
-import { lookOf } from "./Scene.js"
+import { InvalidScene } from "./RenderError.js"
+import { layouts, lookOf } from "./Scene.js"
 import type { SceneInput } from "./Scene.js"
 
 const positiveInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v) && v > 0
@@ -17,7 +18,7 @@ export const validateScene = (scene: SceneInput): void => {
   if (scene.width > 7680 || scene.height > 7680) bad("width and height must be at most 7680")
   if (!positiveInt(scene.frames)) bad("frames must be a positive integer")
   if (typeof scene.fps !== "number" || !(scene.fps > 0 && scene.fps <= 120)) bad("fps must be in (0, 120]")
-  if (!["figures", "bullets", "comparison"].includes(scene.layout)) bad(`unknown layout ${String(scene.layout)}`)
+  if (!layouts.includes(scene.layout)) bad(`unknown layout ${String(scene.layout)}`)
   // The look drawn: the template's with the brand's colours laid over it.
   const look = lookOf(scene)
   const colours = [...look.background, look.accent, look.positive, look.negative, look.text, look.mutedText]
@@ -31,5 +32,5 @@ export const validateScene = (scene: SceneInput): void => {
   if (s.left + s.right > scene.width * 0.6 || s.top + s.bottom > scene.height * 0.6) bad("safeArea leaves no room")
   const scales = [scene.brand?.headingScale, scene.brand?.bodyScale].filter((v) => v !== undefined)
   if (!scales.every((v) => typeof v === "number" && v > 0)) bad("brand text scales must be positive numbers")
-  if (!canDraw(scene.locale)) throw new LocaleNotSupported({ locale: scene.locale })
+  if (!canDraw(scene.locale)) throw new LocaleNotSupported({ message: `Nothing is drawn in ${scene.locale}.` })
 }

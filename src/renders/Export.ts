@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { ExportStatus, RenderJobState } from "./RenderJob.js"
 
 const Ratio = Schema.String.pipe(Schema.pattern(/^\d+x\d+$/, { message: () => "a ratio such as 9x16" }))
 const Locale = Schema.String.pipe(Schema.minLength(2), Schema.maxLength(5))
@@ -30,9 +31,9 @@ export const BatchBody = Schema.Struct({
 export type BatchBody = typeof BatchBody.Type
 
 export const ExportPoll = Schema.Struct({
-  status: Schema.String,
+  status: ExportStatus,
   progress: Schema.Number,
-  renderer: Schema.String,
+  renderer: RenderJobState,
   ahead: Schema.Number,
   error: Schema.NullOr(Schema.String),
   kept: Schema.Boolean,
@@ -49,7 +50,7 @@ export const QueueEntry = Schema.Struct({
   locale: Schema.String,
   brandId: Schema.NullOr(Schema.String),
   brandName: Schema.NullOr(Schema.String),
-  status: Schema.String,
+  status: ExportStatus,
   progress: Schema.Number,
   ahead: Schema.Number,
   error: Schema.NullOr(Schema.String),

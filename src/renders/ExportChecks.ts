@@ -12,6 +12,7 @@ import { isExactVersion, resolveBuild } from "../templates/TemplateRegistry.js"
 import type { ResolvedBuild } from "../templates/Template.js"
 import { validateContent } from "../templates/Validate.js"
 import { BrandLooks } from "../brands/BrandLooks.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import type { BrandRef } from "../brands/BrandLooks.js"
 
 export interface BuildRequest {
@@ -57,7 +58,7 @@ export const checkExport = (
   resolved: ResolvedBuild,
   body: BuildRequest,
   outputs: ReadonlyArray<{ ratio: string; locale: string }>,
-  workspaceId?: string
+  workspaceId?: WorkspaceId
 ) =>
   Effect.gen(function*() {
     const looks = yield* BrandLooks

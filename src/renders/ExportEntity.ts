@@ -1,10 +1,11 @@
 import { ClusterSchema, DeliverAt, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { DateTime, PrimaryKey, Schema } from "effect"
-import { RenderPackage } from "./RenderJob.js"
+import { WorkspaceId } from "../domain/Principal.js"
+import { RenderJobState, RenderPackage } from "./RenderJob.js"
 
 export class CreateExport extends Schema.Class<CreateExport>("Export/Create")({
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   createdBy: Schema.String,
   templateName: Schema.String,
   brandName: Schema.NullOr(Schema.String),
@@ -18,7 +19,7 @@ export class CreateExport extends Schema.Class<CreateExport>("Export/Create")({
 
 /** The render of this export ended (entity id = export job id = its render job id). */
 export class RenderEnded extends Schema.Class<RenderEnded>("Export/RenderEnded")({
-  state: Schema.String
+  state: RenderJobState
 }) {
   [PrimaryKey.symbol]() {
     return "render-ended"

@@ -1,5 +1,6 @@
 import { Entity } from "@effect/cluster"
 import { Effect, Option } from "effect"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { RenderRunnerEntity } from "./RenderRunnerEntity.js"
 import { exportStatusOf, isTerminal } from "./RenderJob.js"
 import { StorageUsage } from "../media/StorageUsage.js"
@@ -18,21 +19,21 @@ export const ExportEntityLive = ExportEntity.toLayer(
     const runner = yield* RenderRunnerEntity.client
     const self = yield* ExportEntity.client
 
-    const current = exports.find(exportId).pipe(Effect.map(Option.getOrUndefined))
+    // The entity id is the export's id: this entity owns the row, whichever workspace it is in.
+    const current = exports.findAnyWorkspace(exportId).pipe(Effect.map(Option.getOrUndefined))
 
-    const dropFile = (clipId: string | null, blobKey: string | null) =>
+    const dropFile = (workspaceId: WorkspaceId, clipId: string | null, blobKey: string | null) =>
       clipId === null ? Effect.void : Effect.zipRight(
         blobKey === null ? Effect.void : blobs.delete(blobKey),
-        exports.markClipGone(clipId)
+        exports.markClipGone(workspaceId, clipId)
       )
 
     return ExportEntity.of({
       Create: ({ payload }) =>
         Effect.gen(function*() {
           const p = payload.package
-          yield* renders.insertJob({
+          yield* renders.insertJob(payload.workspaceId, {
             id: exportId,
-            workspaceId: payload.workspaceId,
             origin: "export",
             details: `Direct export of ${payload.templateName}`,
             postTitle: payload.title,
@@ -40,9 +41,8 @@ export const ExportEntityLive = ExportEntity.toLayer(
             templateName: payload.templateName
           })
           const output = p.options.outputs[0]!
-          yield* exports.insert({
+          yield* exports.insert(payload.workspaceId, {
             id: exportId,
-            workspaceId: payload.workspaceId,
             renderJobId: exportId,
             templateId: p.template.id,
             templateName: payload.templateName,
@@ -62,8 +62,15 @@ export const ExportEntityLive = ExportEntity.toLayer(
       RenderEnded: ({ payload }) =>
         Effect.gen(function*() {
           if (!isTerminal(payload.state)) return
-          const job = yield* renders.findJob(exportId)
-          yield* exports.finish(exportId, exportStatusOf(payload.state), Option.getOrNull(job)?.error ?? null)
+          const started = yield* current
+          if (started === undefined) return
+          const job = yield* renders.findJob(started.workspaceId, exportId)
+          yield* exports.finish(
+            started.workspaceId,
+            exportId,
+            exportStatusOf(payload.state),
+            Option.getOrNull(job)?.error ?? null
+          )
           const row = yield* current
           if (row?.finishedAt) {
             yield* self(exportId).Expire(new ExpireExport({ at: expireAt(row.finishedAt) }), { discard: true }).pipe(
@@ -80,11 +87,11 @@ export const ExportEntityLive = ExportEntity.toLayer(
           // Older kept clips are removed, oldest first, when this one fits the clips share but not the room left.
           const room = yield* storage.makeRoomForClip(row.workspaceId, row.clipId, row.byteSize ?? 0).pipe(Effect.orDie)
           if (!room.kept) {
-            yield* exports.keep(exportId, false, "Larger than the whole rendered-clips share of storage: not kept; " +
-              "downloadable for two hours after it finished.")
+            yield* exports.keep(row.workspaceId, exportId, false, "Larger than the whole rendered-clips share of " +
+              "storage: not kept; downloadable for two hours after it finished.")
             return
           }
-          yield* exports.keep(exportId, true, null)
+          yield* exports.keep(row.workspaceId, exportId, true, null)
         }).pipe(Effect.withSpan("Export.settle", { attributes: { exportId } })),
 
       Discard: () =>
@@ -93,10 +100,10 @@ export const ExportEntityLive = ExportEntity.toLayer(
           if (row === undefined || row.discardedAt !== null) return { discarded: false }
           if (!isTerminal(row.renderState)) {
             yield* runner(exportId).Cancel({ reason: "discarded" }).pipe(Effect.orDie)
-            yield* exports.setStatus(exportId, "cancelled")
+            yield* exports.setStatus(row.workspaceId, exportId, "cancelled")
           }
-          yield* exports.discard(exportId)
-          yield* dropFile(row.clipId, row.blobKey)
+          yield* exports.discard(row.workspaceId, exportId)
+          yield* dropFile(row.workspaceId, row.clipId, row.blobKey)
           return { discarded: true }
         }).pipe(Effect.withSpan("Export.discard", { attributes: { exportId } })),
 
@@ -104,7 +111,7 @@ export const ExportEntityLive = ExportEntity.toLayer(
         Effect.gen(function*() {
           const row = yield* current
           if (row === undefined || row.kept || row.clipStored !== true) return
-          yield* dropFile(row.clipId, row.blobKey)
+          yield* dropFile(row.workspaceId, row.clipId, row.blobKey)
         }).pipe(Effect.withSpan("Export.expire", { attributes: { exportId } }))
     })
   }),

@@ -2,8 +2,9 @@ import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../Config.js"
 import { AssetUnavailable, Conflict, detailAt, Forbidden, NotFound } from "../domain/Errors.js"
 import { type KeptEntry, videoFileName, type ZipBody, zipSizeProblem } from "./KeptExport.js"
-import type { ExportRow } from "./ExportRepo.js"
+import type { TrackedExport } from "./ExportRecord.js"
 import { ExportRepo } from "./ExportRepo.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { checkLinkKey, issueLinkKey } from "./ExportLinkKeys.js"
 import { Signing } from "../storage/Signing.js"
@@ -14,12 +15,12 @@ import { ExportViews, statusOf } from "./ExportViews.js"
 const UNKEPT_FILE_MS = 2 * 3600 * 1000
 
 /** The export entity has recorded success and its clip. */
-const succeeded = (row: ExportRow) => row.status === "succeeded" && row.clipId !== null
+const succeeded = (row: TrackedExport) => row.status === "succeeded" && row.clipId !== null
 
 /** Kept and its file still there (a kept clip removed for room is no longer a kept export). */
-const isKept = (row: ExportRow) => row.kept && row.clipStored === true
+const isKept = (row: TrackedExport) => row.kept && row.clipStored === true
 
-const gone = (row: ExportRow) =>
+const gone = (row: TrackedExport) =>
   new NotFound({
     message: `The video of export ${row.id} is gone: ` +
       (row.kept ? "it was removed to make room." : "a video not kept is deleted two hours after it finished.")
@@ -34,7 +35,7 @@ export interface VideoFile {
 }
 
 /** The render can have ended a moment before the export entity recorded it: that is still finishing. */
-const notFinished = (row: ExportRow) => {
+const notFinished = (row: TrackedExport) => {
   const status = statusOf(row) === "succeeded" ? "finishing" : statusOf(row)
   return `export ${row.id} is ${status}, not finished with a video`
 }
@@ -46,12 +47,12 @@ const make = Effect.gen(function*() {
   const signing = yield* Signing
   const { publicBaseUrl } = yield* AppConfig
 
-  const fileOf = (row: ExportRow) =>
+  const fileOf = (row: TrackedExport) =>
     row.blobKey !== null && row.clipStored === true ? Effect.succeed(row.blobKey) : Effect.fail(gone(row))
 
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
-  const videoFile = (row: ExportRow) =>
+  const videoFile = (row: TrackedExport) =>
     Effect.map(fileOf(row), (blobKey): VideoFile => ({
       blobKey,
       filename: videoFileName(row),
@@ -60,15 +61,16 @@ const make = Effect.gen(function*() {
     }))
 
   /** Seeing a finished export settles it (keeps it when it fits). */
-  const seen = (workspaceId: string, jobId: string) => Effect.flatMap(views.find(workspaceId, jobId), views.settled)
+  const seen = (workspaceId: WorkspaceId, jobId: string) =>
+    Effect.flatMap(views.find(workspaceId, jobId), views.settled)
 
-  const download = Effect.fn("ExportFiles.download")(function*(workspaceId: string, jobId: string) {
+  const download = Effect.fn("ExportFiles.download")(function*(workspaceId: WorkspaceId, jobId: string) {
     const row = yield* seen(workspaceId, jobId)
     if (!succeeded(row)) return yield* new Conflict({ message: `No video to download: ${notFinished(row)}.` })
     return yield* videoFile(row)
   })
 
-  const link = Effect.fn("ExportFiles.link")(function*(workspaceId: string, jobId: string) {
+  const link = Effect.fn("ExportFiles.link")(function*(workspaceId: WorkspaceId, jobId: string) {
     // Asking counts a finished video against the allowance. The WorkspaceAllowance reservation was already committed
     // when the render finished, so what is left to do here is settling: keeping it with the workspace's clips.
     const row = yield* seen(workspaceId, jobId)
@@ -96,7 +98,9 @@ const make = Effect.gen(function*() {
     if (check === undefined || check._tag === "Invalid") {
       return yield* new Forbidden({ message: "This export link is wrong or has expired; ask for a new link." })
     }
-    const row = Option.getOrUndefined(Option.filter(yield* repo.find(jobId), (r) => r.discardedAt === null))
+    // The key names this export alone, so it is read whatever its workspace.
+    const found = yield* repo.findAnyWorkspace(jobId)
+    const row = Option.getOrUndefined(Option.filter(found, (r) => r.discardedAt === null))
     if (row === undefined || !succeeded(row)) return yield* new NotFound({ message: `No export ${jobId}.` })
     if (check.whileKept && !row.kept) {
       return yield* new Forbidden({ message: "This link held while the video was kept; it no longer is." })
@@ -104,7 +108,7 @@ const make = Effect.gen(function*() {
     return yield* videoFile(row)
   })
 
-  const zip = Effect.fn("ExportFiles.zip")(function*(workspaceId: string, body: ZipBody) {
+  const zip = Effect.fn("ExportFiles.zip")(function*(workspaceId: WorkspaceId, body: ZipBody) {
     const ids = [...new Set(body.jobIds)]
     const rows = yield* Effect.forEach(ids, (id) => views.find(workspaceId, id))
     const seenRows = yield* Effect.forEach(rows, views.settled, { concurrency: 4 })
@@ -126,7 +130,7 @@ const make = Effect.gen(function*() {
     return { archive, filename: `clipwright-exports_${day}_${seenRows.length}.zip` }
   })
 
-  const entry = (row: ExportRow): KeptEntry => ({
+  const entry = (row: TrackedExport): KeptEntry => ({
     jobId: row.id,
     templateId: row.templateId,
     templateName: row.templateName,
@@ -144,20 +148,20 @@ const make = Effect.gen(function*() {
   })
 
   /** Kept exports newest first; finished ones not seen yet are settled first, as the queue does. */
-  const videos = Effect.fn("ExportFiles.videos")(function*(workspaceId: string, limit: number) {
+  const videos = Effect.fn("ExportFiles.videos")(function*(workspaceId: WorkspaceId, limit: number) {
     const rows = yield* Effect.forEach(yield* repo.list(workspaceId), views.settled, { concurrency: 4 })
     const kept = rows.filter(isKept)
     return { exports: kept.slice(0, limit).map(entry), kept: kept.length }
   })
 
-  const video = Effect.fn("ExportFiles.video")(function*(workspaceId: string, jobId: string) {
+  const video = Effect.fn("ExportFiles.video")(function*(workspaceId: WorkspaceId, jobId: string) {
     const row = yield* seen(workspaceId, jobId)
     if (!isKept(row)) return yield* new NotFound({ message: `Export ${jobId} is not kept.` })
     return { export: { ...entry(row), variant: row.variant, title: row.title, data: row.data } }
   })
 
   /** What the export was drawn from, to start another like it; makes nothing. */
-  const reuse = Effect.fn("ExportFiles.reuse")(function*(workspaceId: string, jobId: string) {
+  const reuse = Effect.fn("ExportFiles.reuse")(function*(workspaceId: WorkspaceId, jobId: string) {
     const row = yield* views.find(workspaceId, jobId)
     return {
       reuse: {

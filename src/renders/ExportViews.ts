@@ -2,8 +2,10 @@ import { Context, Effect, Layer, Option } from "effect"
 import { ExportEntity } from "./ExportEntity.js"
 import { NotFound } from "../domain/Errors.js"
 import type { QueueEntry } from "./Export.js"
-import { exportStatusOf, isTerminal } from "./RenderJob.js"
-import { type ExportRow, ExportRepo } from "./ExportRepo.js"
+import type { TrackedExport } from "./ExportRecord.js"
+import { type ExportStatus, exportStatusOf, isTerminal } from "./RenderJob.js"
+import { ExportRepo } from "./ExportRepo.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { RenderRepo } from "./RenderRepo.js"
 import { entityCall } from "../domain/EntityCalls.js"
 
@@ -14,13 +16,13 @@ const KEPT_IN_QUEUE = 100
  * The status an export shows. Until the export entity has recorded the end it is waiting or rendering, even when
  * the render itself already finished, so `succeeded` always comes together with `kept`.
  */
-export const statusOf = (row: ExportRow) => {
+export const statusOf = (row: TrackedExport): ExportStatus => {
   if (row.status !== "queued" && row.status !== "rendering") return row.status
   const live = exportStatusOf(row.renderState)
   return live === "queued" ? "queued" : "rendering"
 }
 
-const needsSettling = (row: ExportRow) =>
+const needsSettling = (row: TrackedExport) =>
   statusOf(row) === "succeeded" && row.status === "succeeded" && !row.kept && row.keptNote === null &&
   row.discardedAt === null
 
@@ -29,10 +31,10 @@ const make = Effect.gen(function*() {
   const renders = yield* RenderRepo
   const exportClient = yield* ExportEntity.client
 
-  /** Another workspace's export answers exactly like a missing one. */
-  const find = (workspaceId: string, jobId: string) =>
-    repo.find(jobId).pipe(
-      Effect.map(Option.filter((row) => row.workspaceId === workspaceId && row.discardedAt === null)),
+  /** Not discarded; another workspace's export answers exactly like a missing one. */
+  const find = (workspaceId: WorkspaceId, jobId: string) =>
+    repo.find(workspaceId, jobId).pipe(
+      Effect.map(Option.filter((row) => row.discardedAt === null)),
       Effect.flatMap(Option.match({
         onNone: () => Effect.fail(new NotFound({ message: `No export ${jobId}.` })),
         onSome: Effect.succeed
@@ -40,17 +42,18 @@ const make = Effect.gen(function*() {
     )
 
   /** On seeing a finished export it is kept (when it fits) — once. */
-  const settled = (row: ExportRow) =>
+  const settled = (row: TrackedExport) =>
     needsSettling(row)
       ? entityCall(exportClient(row.id).Settle({})).pipe(
-        Effect.zipRight(repo.find(row.id)),
+        Effect.zipRight(repo.find(row.workspaceId, row.id)),
         Effect.map(Option.getOrElse(() => row))
       )
       : Effect.succeed(row)
 
-  const aheadOf = (row: ExportRow) => statusOf(row) === "queued" ? renders.ahead(row.renderJobId) : Effect.succeed(0)
+  const aheadOf = (row: TrackedExport) =>
+    statusOf(row) === "queued" ? renders.ahead(row.workspaceId, row.renderJobId) : Effect.succeed(0)
 
-  const poll = Effect.fn("ExportViews.poll")(function*(workspaceId: string, jobId: string) {
+  const poll = Effect.fn("ExportViews.poll")(function*(workspaceId: WorkspaceId, jobId: string) {
     const row = yield* settled(yield* find(workspaceId, jobId))
     return {
       status: statusOf(row),
@@ -63,7 +66,7 @@ const make = Effect.gen(function*() {
     }
   })
 
-  const entry = (row: ExportRow, ahead: number): QueueEntry => ({
+  const entry = (row: TrackedExport, ahead: number): QueueEntry => ({
     jobId: row.id,
     templateId: row.templateId,
     templateName: row.templateName,
@@ -85,7 +88,7 @@ const make = Effect.gen(function*() {
   })
 
   /** Waiting or rendering, failed in the last two hours, and the newest 100 kept; newest first. */
-  const queue = Effect.fn("ExportViews.queue")(function*(workspaceId: string, now: Date) {
+  const queue = Effect.fn("ExportViews.queue")(function*(workspaceId: WorkspaceId, now: Date) {
     const rows = yield* Effect.forEach(yield* repo.list(workspaceId), settled, { concurrency: 4 })
     let kept = 0
     const shown = rows.filter((row) => {
@@ -98,9 +101,9 @@ const make = Effect.gen(function*() {
     return { exports: yield* Effect.forEach(shown, (row) => Effect.map(aheadOf(row), (ahead) => entry(row, ahead))) }
   })
 
-  const discard = Effect.fn("ExportViews.discard")(function*(workspaceId: string, jobId: string, requestId: string) {
-    const row = yield* repo.find(jobId).pipe(Effect.map(Option.filter((r) => r.workspaceId === workspaceId)))
-    if (Option.isNone(row)) return yield* new NotFound({ message: `No export ${jobId}.` })
+  /** A discarded export may be discarded again (it answers `discarded: false`); another workspace's is not found. */
+  const discard = Effect.fn("ExportViews.discard")(function*(workspaceId: WorkspaceId, jobId: string, requestId: string) {
+    if (Option.isNone(yield* repo.find(workspaceId, jobId))) return yield* new NotFound({ message: `No export ${jobId}.` })
     return yield* entityCall(exportClient(jobId).Discard({ requestId }))
   })
 

@@ -1,9 +1,8 @@
 import { Context, Effect, Layer } from "effect"
-import { join } from "node:path"
-import { AppConfig } from "../Config.js"
 import { detailAt, SchemaValidation } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import type { KeyframesBody } from "./KeyframesBody.js"
-import { renderKeyframeEffect } from "../render/RenderEffect.js"
+import { Renderer } from "../render/Renderer.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { buildZip } from "../storage/Zip.js"
 import { safeName } from "../storage/ZipNames.js"
@@ -27,9 +26,9 @@ const make = Effect.gen(function*() {
   const capacity = yield* RenderCapacity
   const blobs = yield* BlobStorage
   const looks = yield* BrandLooks
-  const cacheDir = join((yield* AppConfig).dataDir, "cache", "render")
+  const renderer = yield* Renderer
 
-  const draw = Effect.fn("Keyframes.draw")(function*(workspaceId: string, body: KeyframesBody) {
+  const draw = Effect.fn("Keyframes.draw")(function*(workspaceId: WorkspaceId, body: KeyframesBody) {
     const resolved = yield* resolveExportBuild(body, true)
     const locale = body.locale ?? DEFAULT_LOCALE
     const { brand } = yield* checkExport(resolved, body, [{ ratio: body.ratio, locale }], workspaceId).pipe(
@@ -52,7 +51,7 @@ const make = Effect.gen(function*() {
     const drawn = yield* Effect.forEach(
       distinct,
       (frame) =>
-        capacity.withSlot(renderKeyframeEffect(scene, frame, cacheDir)).pipe(
+        capacity.withSlot(renderer.keyframe(scene, frame)).pipe(
           Effect.catchAll(renderRefusal),
           Effect.map((png) => [frame, png] as const)
         ),

@@ -1,7 +1,8 @@
 import { Clock, Context, Effect, Layer } from "effect"
 import { type CountLimit, periodOf, type QuotaBlock, type QuotaOverview } from "./Quota.js"
 import { AllowanceRepo } from "./AllowanceRepo.js"
-import type { WorkspaceRow } from "../identity/Workspace.js"
+import type { WorkspaceId } from "../domain/Principal.js"
+import type { Workspace } from "../identity/Workspace.js"
 import { Identity } from "../identity/Identity.js"
 import { StorageUsage } from "../media/StorageUsage.js"
 
@@ -9,7 +10,7 @@ import { StorageUsage } from "../media/StorageUsage.js"
  * The render allowance block: `used` counts videos finished this period (committed reservations); `remaining` is
  * what may still be started, so renders still in flight count against it as the spec's allowance does.
  */
-const quotaOf = (workspace: WorkspaceRow, usage: { committed: number; reserved: number }, now: Date): QuotaBlock => {
+const quotaOf = (workspace: Workspace, usage: { committed: number; reserved: number }, now: Date): QuotaBlock => {
   const { end, start } = periodOf(now)
   return {
     allowance: workspace.renderAllowance,
@@ -31,19 +32,19 @@ const make = Effect.gen(function*() {
   const storage = yield* StorageUsage
   const identity = yield* Identity
 
-  const blockOf = (workspace: WorkspaceRow) =>
+  const blockOf = (workspace: Workspace) =>
     Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
       const usage = yield* allowance.usage(workspace.id, periodOf(now).start)
       return quotaOf(workspace, usage, now)
     })
 
-  const quota = Effect.fn("Quotas.quota")(function*(accountId: string) {
+  const quota = Effect.fn("Quotas.quota")(function*(accountId: WorkspaceId) {
     return yield* blockOf(yield* identity.requireWorkspace(accountId))
   })
 
   /** Allowance, seats, partners and storage (`GET /v1/renders/quota`). */
-  const overview = Effect.fn("Quotas.overview")(function*(accountId: string) {
+  const overview = Effect.fn("Quotas.overview")(function*(accountId: WorkspaceId) {
     const workspace = yield* identity.requireWorkspace(accountId)
     const [block, members, storageBlock] = yield* Effect.all(
       [blockOf(workspace), identity.countMembers(accountId), storage.storageBlock(accountId)],
@@ -58,7 +59,7 @@ const make = Effect.gen(function*() {
   })
 
   const setLimits = Effect.fn("Quotas.setLimits")(
-    function*(accountId: string, limits: Parameters<Identity["Type"]["setLimits"]>[1]) {
+    function*(accountId: WorkspaceId, limits: Parameters<Identity["Type"]["setLimits"]>[1]) {
       yield* identity.requireWorkspace(accountId)
       yield* identity.setLimits(accountId, limits)
       // A smaller allowance may leave kept clips beyond the clips share: the oldest go, as when room is needed.

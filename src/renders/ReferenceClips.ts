@@ -8,7 +8,7 @@ import {
   SchemaValidation,
   type UpstreamUnavailable
 } from "../domain/Errors.js"
-import { renderClipEffect } from "../render/RenderEffect.js"
+import { Renderer } from "../render/Renderer.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { hashFile } from "../storage/Files.js"
 import { describeBuild } from "../templates/Describe.js"
@@ -53,6 +53,7 @@ type Refusal = LocaleNotSupported | RenderFailed | UpstreamUnavailable
 const make = Effect.gen(function*() {
   const blobs = yield* BlobStorage
   const capacity = yield* RenderCapacity
+  const renderer = yield* Renderer
   const scope = yield* Effect.scope
   const known = new Map<string, Stored>()
   const pending = new Map<string, Deferred.Deferred<Stored, Refusal>>()
@@ -72,7 +73,7 @@ const make = Effect.gen(function*() {
       const content = describeBuild(resolved).example as Content
       const scene = sceneFor(resolved.build, content, ratio, REFERENCE_LOCALE)
       const temp = yield* blobs.tempPath(".mp4")
-      yield* capacity.withSlot(renderClipEffect(scene, { outputPath: temp })).pipe(Effect.catchAll(renderRefusal))
+      yield* capacity.withSlot(renderer.clip(scene, { outputPath: temp })).pipe(Effect.catchAll(renderRefusal))
       const stored = yield* blobs.putFile(key, temp)
       yield* Effect.logInfo("Reference clip drawn").pipe(Effect.annotateLogs({ key, byteSize: stored.byteSize }))
       return { key, sha256: stored.sha256, byteSize: stored.byteSize }

@@ -14,18 +14,28 @@ export const RenderJobState = Schema.Literal(
 )
 export type RenderJobState = typeof RenderJobState.Type
 
-export const terminalStates: ReadonlyArray<RenderJobState> = ["COMPLETED", "PARTIAL", "FAILED", "TIMED_OUT", "CANCELLED"]
-export const isTerminal = (state: string) => (terminalStates as ReadonlyArray<string>).includes(state)
+export const TerminalState = Schema.Literal("COMPLETED", "PARTIAL", "FAILED", "TIMED_OUT", "CANCELLED")
+export type TerminalState = typeof TerminalState.Type
+
+export const isTerminal = (state: RenderJobState): state is TerminalState => Schema.is(TerminalState)(state)
+
+/** One output (ratio × locale) of a render job, as its row in `render_outputs` moves. */
+export const RenderOutputState = Schema.Literal("pending", "rendering", "succeeded", "failed", "timed_out")
+export type RenderOutputState = typeof RenderOutputState.Type
 
 export const ExportStatus = Schema.Literal("queued", "rendering", "succeeded", "failed", "timed_out", "cancelled")
 export type ExportStatus = typeof ExportStatus.Type
 
 /** The export status a render job state shows as. */
-export const exportStatusOf = (state: string): ExportStatus => {
+export const exportStatusOf = (state: RenderJobState): ExportStatus => {
   switch (state) {
     case "PENDING":
     case "SUBMITTED":
       return "queued"
+    case "RENDERING":
+    case "DOWNLOADING":
+    case "STORED":
+      return "rendering"
     case "COMPLETED":
     case "PARTIAL":
       return "succeeded"
@@ -35,8 +45,6 @@ export const exportStatusOf = (state: string): ExportStatus => {
       return "timed_out"
     case "CANCELLED":
       return "cancelled"
-    default:
-      return "rendering"
   }
 }
 

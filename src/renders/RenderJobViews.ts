@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { RenderJobState, RenderPackage } from "./RenderJob.js"
+import { RenderJobState, RenderOutputState, RenderPackage } from "./RenderJob.js"
 
 const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
 
@@ -17,7 +17,7 @@ export type RenderJobsQuery = typeof RenderJobsQuery.Type
 export const RenderOutputView = Schema.Struct({
   ratio: Schema.String,
   locale: Schema.String,
-  state: Schema.String,
+  state: RenderOutputState,
   error: Schema.NullOr(Schema.String)
 })
 
@@ -32,7 +32,7 @@ export const RenderJobView = Schema.Struct({
   templateName: Schema.String,
   templateVariant: Schema.String,
   templateVersion: Schema.String,
-  state: Schema.String,
+  state: RenderJobState,
   outputsRequested: Schema.Number,
   outputsSucceeded: Schema.Number,
   submittedAt: Schema.String,

@@ -3,8 +3,10 @@ import { AppConfig } from "../Config.js"
 import { NotFound } from "../domain/Errors.js"
 import { RenderJobState } from "./RenderJob.js"
 import type { RenderJobPage, RenderJobsQuery as Query, RenderJobView } from "./RenderJobViews.js"
-import type { RenderOutputRow } from "./RenderRepo.js"
-import { type ListedJobRow, RenderJobsQuery } from "./RenderJobsQuery.js"
+import type { ListedJob } from "./RenderJobRecord.js"
+import { RenderJobsQuery } from "./RenderJobsQuery.js"
+import type { RenderOutputRecord } from "./RenderOutputRecord.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { Signing } from "../storage/Signing.js"
 
 /** Signed clip URLs in the log are valid about an hour, like every signed preview (SPEC Limits). */
@@ -28,7 +30,7 @@ const make = Effect.gen(function*() {
         ({ url }) => ({ id: clipId, mimeType: "video/mp4", url })
       )
 
-  const view = (row: ListedJobRow, outputs: ReadonlyArray<RenderOutputRow>) =>
+  const view = (row: ListedJob, outputs: ReadonlyArray<RenderOutputRecord>) =>
     Effect.map(clipOf(row.clipId), (clip): RenderJobView => ({
       id: row.id,
       origin: row.origin,
@@ -51,15 +53,14 @@ const make = Effect.gen(function*() {
       outputs: outputs.map((o) => ({ ratio: o.ratio, locale: o.locale, state: o.state, error: o.error }))
     }))
 
-  const list = Effect.fn("RenderJobs.list")(function*(workspaceId: string, query: Query) {
-    const filter = { workspaceId, state: query.state }
+  const list = Effect.fn("RenderJobs.list")(function*(workspaceId: WorkspaceId, query: Query) {
     const [rows, counts] = yield* Effect.all([
-      repo.page(filter, query.perPage, (query.page - 1) * query.perPage),
+      repo.page(workspaceId, query.state, query.perPage, (query.page - 1) * query.perPage),
       repo.stateCounts(workspaceId)
     ])
-    const outputs = yield* repo.outputsOf(rows.map((row) => row.id))
+    const outputs = yield* repo.outputsOf(workspaceId, rows.map((row) => row.id))
     // Map.groupBy is Node 21+; the service runs on Node 20.
-    const byJob = new Map<string, Array<RenderOutputRow>>()
+    const byJob = new Map<string, Array<RenderOutputRecord>>()
     for (const o of outputs) byJob.set(o.renderJobId, [...(byJob.get(o.renderJobId) ?? []), o])
     const state = emptyFacets()
     for (const { n, state: s } of counts) state[s] = n
@@ -75,7 +76,7 @@ const make = Effect.gen(function*() {
   })
 
   /** Another workspace's job answers exactly like a missing one. */
-  const renderPackage = Effect.fn("RenderJobs.package")(function*(workspaceId: string, id: string) {
+  const renderPackage = Effect.fn("RenderJobs.package")(function*(workspaceId: WorkspaceId, id: string) {
     const row = yield* repo.find(workspaceId, id)
     if (Option.isNone(row)) return yield* new NotFound({ message: `No render job ${id}.` })
     return { package: { ...row.value.package, jobId: row.value.id } }

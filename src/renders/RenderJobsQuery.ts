@@ -1,70 +1,59 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
-import { RenderJobRow, RenderOutputRow } from "./RenderRepo.js"
-
-/** A job row with what the listing adds: its stored clips and the first of them. */
-export const ListedJobRow = Schema.Struct({
-  ...RenderJobRow.fields,
-  clipsStored: Schema.Number,
-  clipId: Schema.NullOr(Schema.String)
-})
-export type ListedJobRow = typeof ListedJobRow.Type
-
-export interface JobFilter {
-  readonly workspaceId: string
-  readonly state?: string | undefined
-}
+import { WorkspaceId } from "../domain/Principal.js"
+import { RenderJobState } from "./RenderJob.js"
+import { ListedJob, RenderJobRecord } from "./RenderJobRecord.js"
+import { RenderOutputRecord } from "./RenderOutputRecord.js"
 
 /** Tenant-scoped reads of render jobs for the paged log (`GET /v1/render-jobs`); never wakes an entity. */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const where = (filter: JobFilter) =>
-    sql.and([
-      sql`j.workspace_id = ${filter.workspaceId}`,
-      ...(filter.state === undefined ? [] : [sql`j.state = ${filter.state}`])
-    ])
   const page = SqlSchema.findAll({
     Request: Schema.Struct({
-      workspaceId: Schema.String,
-      state: Schema.optional(Schema.String),
+      workspaceId: WorkspaceId,
+      state: Schema.optional(RenderJobState),
       limit: Schema.Number,
       offset: Schema.Number
     }),
-    Result: ListedJobRow,
+    Result: ListedJob,
     execute: (r) =>
       sql`SELECT j.*,
             (SELECT count(*) FROM clips c WHERE c.render_job_id = j.id AND c.stored)::int AS clips_stored,
             (SELECT c.id FROM clips c WHERE c.render_job_id = j.id AND c.stored
               ORDER BY c.created_at, c.id LIMIT 1) AS clip_id
-          FROM render_jobs j WHERE ${where(r)}
+          FROM render_jobs j
+          WHERE ${sql.and([sql`j.workspace_id = ${r.workspaceId}`, ...(r.state === undefined ? [] : [sql`j.state = ${r.state}`])])}
           ORDER BY j.submitted_at DESC, j.id DESC LIMIT ${r.limit} OFFSET ${r.offset}`
   })
   const outputs = SqlSchema.findAll({
-    Request: Schema.Array(Schema.String),
-    Result: RenderOutputRow,
-    execute: (ids) =>
-      sql`SELECT * FROM render_outputs WHERE ${sql.in("render_job_id", ids)} ORDER BY render_job_id, ratio, locale`
+    Request: Schema.Struct({ workspaceId: WorkspaceId, ids: Schema.Array(Schema.String) }),
+    Result: RenderOutputRecord,
+    execute: ({ ids, workspaceId }) =>
+      sql`SELECT o.* FROM render_outputs o JOIN render_jobs j ON j.id = o.render_job_id
+          WHERE j.workspace_id = ${workspaceId} AND ${sql.in("o.render_job_id", ids)}
+          ORDER BY o.render_job_id, o.ratio, o.locale`
   })
   const facets = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: Schema.Struct({ state: Schema.String, n: Schema.Number }),
+    Request: WorkspaceId,
+    Result: Schema.Struct({ state: RenderJobRecord.fields.state, n: Schema.Number }),
     execute: (workspaceId) =>
       sql`SELECT state, count(*)::int AS n FROM render_jobs WHERE workspace_id = ${workspaceId} GROUP BY state`
   })
   const one = SqlSchema.findOne({
-    Request: Schema.Struct({ workspaceId: Schema.String, id: Schema.String }),
-    Result: RenderJobRow,
+    Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
+    Result: RenderJobRecord,
     execute: ({ id, workspaceId }) => sql`SELECT * FROM render_jobs WHERE id = ${id} AND workspace_id = ${workspaceId}`
   })
   return {
-    /** Newest first. */
-    page: (filter: JobFilter, limit: number, offset: number) =>
-      Effect.orDie(page({ workspaceId: filter.workspaceId, state: filter.state, limit, offset })),
-    outputsOf: (ids: ReadonlyArray<string>) => ids.length === 0 ? Effect.succeed([]) : Effect.orDie(outputs(ids)),
+    /** Newest first; only jobs in `state` when it is given. */
+    page: (workspaceId: WorkspaceId, state: RenderJobState | undefined, limit: number, offset: number) =>
+      Effect.orDie(page({ workspaceId, state, limit, offset })),
+    outputsOf: (workspaceId: WorkspaceId, ids: ReadonlyArray<string>) =>
+      ids.length === 0 ? Effect.succeed([]) : Effect.orDie(outputs({ workspaceId, ids })),
     /** Jobs per state across the whole workspace. */
-    stateCounts: (workspaceId: string) => Effect.orDie(facets(workspaceId)),
+    stateCounts: (workspaceId: WorkspaceId) => Effect.orDie(facets(workspaceId)),
     /** One job of the workspace; another workspace's id is not found. */
-    find: (workspaceId: string, id: string) => Effect.orDie(one({ workspaceId, id }))
+    find: (workspaceId: WorkspaceId, id: string) => Effect.orDie(one({ workspaceId, id }))
   }
 })
 

@@ -1,10 +1,9 @@
 import { Context, Duration, Effect, Either, Layer, Ref, Schedule } from "effect"
-import { join } from "node:path"
-import { AppConfig } from "../Config.js"
 import { newUlid } from "../domain/Ulid.js"
 import type { RenderError } from "../render/RenderError.js"
-import { renderClipEffect } from "../render/RenderEffect.js"
-import { RenderRepo, type RenderJobRow } from "./RenderRepo.js"
+import { Renderer } from "../render/Renderer.js"
+import type { RenderJobRecord } from "./RenderJobRecord.js"
+import { RenderRepo } from "./RenderRepo.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import type { Content } from "../templates/Template.js"
@@ -22,7 +21,7 @@ type Failure = { readonly kind: "failed" | "timed_out"; readonly message: string
 const timeoutFor = (frames: number, fps: number) => Duration.seconds(Math.max(60, (frames / fps) * 20))
 
 const describe = (e: RenderError): string =>
-  e._tag === "RenderFailed" ? `${e.stage}: ${e.message}` : e._tag === "InvalidScene" ? e.message : e._tag
+  e._tag === "DrawFailed" ? `${e.stage}: ${e.message}` : e._tag === "InvalidScene" ? e.message : e._tag
 
 /**
  * Draws every output of a render job in this node's process tree: ratio × locale, one retry after a failure or a
@@ -32,10 +31,9 @@ const make = Effect.gen(function*() {
   const repo = yield* RenderRepo
   const blobs = yield* BlobStorage
   const looks = yield* BrandLooks
-  // Normalised intros/outros and video stills, kept between renders (and shared by nodes sharing DATA_DIR).
-  const cacheDir = join((yield* AppConfig).dataDir, "cache", "render")
+  const renderer = yield* Renderer
 
-  const drawOne = (job: RenderJobRow, ratio: string, locale: string) =>
+  const drawOne = (job: RenderJobRecord, ratio: string, locale: string) =>
     Effect.scoped(Effect.gen(function*() {
       const resolved = resolveBuild(job.templateId, { variant: job.templateVariant, version: job.templateVersion })
       if (Either.isLeft(resolved)) return yield* Effect.fail<Failure>({ kind: "failed", message: "template build is gone" })
@@ -47,14 +45,13 @@ const make = Effect.gen(function*() {
       const progress = yield* Ref.make(0)
       const temp = yield* blobs.tempPath(".mp4")
       const flush = Effect.flatMap(Ref.get(progress), (p) =>
-        repo.setOutput(job.id, ratio, locale, { state: "rendering", progress: p }).pipe(
-          Effect.zipRight(repo.refreshProgress(job.id))
+        repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: "rendering", progress: p }).pipe(
+          Effect.zipRight(repo.refreshProgress(job.workspaceId, job.id))
         ))
       yield* flush.pipe(Effect.repeat(Schedule.spaced("1 second")), Effect.delay("1 second"), Effect.forkScoped)
-      const result = yield* renderClipEffect(scene, {
+      const result = yield* renderer.clip(scene, {
         outputPath: temp,
-        cacheDir,
-        onProgress: (fraction) => Effect.runSync(Ref.set(progress, fraction))
+        onProgress: (fraction) => Ref.set(progress, fraction)
       }).pipe(
         Effect.timeoutFail({
           duration: timeoutFor(scene.frames, scene.fps),
@@ -62,12 +59,11 @@ const make = Effect.gen(function*() {
         }),
         Effect.mapError((e): Failure => "kind" in e ? e : { kind: "failed", message: describe(e) })
       )
-      yield* repo.setState(job.id, "DOWNLOADING")
+      yield* repo.setState(job.workspaceId, job.id, "DOWNLOADING")
       const clipId = newUlid()
       const stored = yield* blobs.putFile(`clips/${job.workspaceId}/${clipId}.mp4`, temp)
-      yield* repo.insertClip({
+      yield* repo.insertClip(job.workspaceId, {
         id: clipId,
-        workspaceId: job.workspaceId,
         renderJobId: job.id,
         ratio,
         locale,
@@ -78,22 +74,23 @@ const make = Effect.gen(function*() {
         sha256: stored.sha256,
         blobKey: stored.key
       })
-      yield* repo.setOutput(job.id, ratio, locale, { state: "succeeded", progress: 1, clipId })
-      yield* repo.refreshProgress(job.id)
+      yield* repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: "succeeded", progress: 1, clipId })
+      yield* repo.refreshProgress(job.workspaceId, job.id)
     }))
 
-  const drawAll = Effect.fn("RenderOutputs.drawAll")(function*(job: RenderJobRow) {
-    yield* repo.setState(job.id, "RENDERING")
+  const drawAll = Effect.fn("RenderOutputs.drawAll")(function*(job: RenderJobRecord) {
+    yield* repo.setState(job.workspaceId, job.id, "RENDERING")
     const failures: Array<Failure> = []
     for (const { locale, ratio } of job.package.options.outputs) {
       const attempt = drawOne(job, ratio, locale).pipe(Effect.retry({ times: 1 }), Effect.either)
       const outcome = yield* attempt
       if (Either.isLeft(outcome)) {
         failures.push(outcome.left)
-        yield* repo.setOutput(job.id, ratio, locale, { state: outcome.left.kind, progress: 0, error: outcome.left.message })
+        const { kind, message } = outcome.left
+        yield* repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: kind, progress: 0, error: message })
       }
     }
-    yield* repo.setState(job.id, "STORED")
+    yield* repo.setState(job.workspaceId, job.id, "STORED")
     const total = job.package.options.outputs.length
     const error = failures.map((f) => f.message).join("; ") || null
     if (failures.length === 0) return { state: "COMPLETED", error } satisfies Outcome

@@ -1,19 +1,22 @@
 import { Effect } from "effect"
-import { LocaleNotSupported, RenderFailed, UpstreamUnavailable } from "../domain/Errors.js"
+import { type LocaleNotSupported, RenderFailed, UpstreamUnavailable } from "../domain/Errors.js"
 import type { RenderError } from "../render/RenderError.js"
 
 const stageWords = { draw: "drawing", encode: "encoding", verify: "checking the file" } as const
 
-/** A render drawn while the caller waits: the renderer's failure as the spec's error (interruption stays one). */
+/**
+ * A render drawn while the caller waits: the renderer's failure as the spec's error (interruption stays one). The one
+ * place the engine's failure details become an API answer.
+ */
 export const renderRefusal = (e: RenderError): Effect.Effect<never, LocaleNotSupported | RenderFailed> => {
   switch (e._tag) {
     case "RenderInterrupted":
       return Effect.interrupt
     case "LocaleNotSupported":
-      return Effect.fail(new LocaleNotSupported({ message: `Nothing is drawn in ${e.locale}.` }))
+      return Effect.fail(e)
     case "InvalidScene":
       return Effect.fail(new RenderFailed({ message: `The renderer refused the scene: ${e.message}` }))
-    case "RenderFailed":
+    case "DrawFailed":
       return Effect.fail(new RenderFailed({ message: `The renderer failed while ${stageWords[e.stage]}.` }))
   }
 }

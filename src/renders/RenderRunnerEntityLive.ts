@@ -1,8 +1,9 @@
 import { Entity } from "@effect/cluster"
 import { Deferred, Effect, Option } from "effect"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
 import { ExportEntity } from "./ExportEntity.js"
-import { isTerminal } from "./RenderJob.js"
+import { isTerminal, type RenderJobState } from "./RenderJob.js"
 import { RenderRepo } from "./RenderRepo.js"
 import { RenderCapacity } from "./RenderCapacity.js"
 import { RenderOutputs } from "./RenderOutputs.js"
@@ -20,7 +21,10 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
     const exports = yield* ExportEntity.client
     const cancelled = yield* Deferred.make<void>()
 
-    const announce = (workspaceId: string, origin: string, state: string) =>
+    // The entity id is the render job's id: this entity owns the row, and learns its workspace from it.
+    const ownJob = repo.findJobUnscoped(jobId).pipe(Effect.map(Option.getOrUndefined))
+
+    const announce = (workspaceId: WorkspaceId, origin: string, state: RenderJobState) =>
       Effect.all([
         allowance(workspaceId).Settle(
           { renderJobId: jobId, outcome: state === "COMPLETED" || state === "PARTIAL" ? "commit" : "release" },
@@ -30,22 +34,21 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
       ], { discard: true }).pipe(Effect.orDie)
 
     const run = Effect.gen(function*() {
-      const found = yield* repo.findJob(jobId)
-      if (Option.isNone(found)) return
-      const job = found.value
+      const job = yield* ownJob
+      if (job === undefined) return
       if (isTerminal(job.state)) return yield* announce(job.workspaceId, job.origin, job.state)
       // A re-delivered Start (the node that had it died) draws again from the beginning.
       const state = yield* capacity.withSlot(
         Effect.gen(function*() {
           if (yield* Deferred.isDone(cancelled)) return cancelledOutcome
-          yield* repo.setState(jobId, "SUBMITTED", { attempt: job.attempt + 1 })
+          yield* repo.setState(job.workspaceId, jobId, "SUBMITTED", { attempt: job.attempt + 1 })
           return yield* outputs.drawAll(job)
         })
       ).pipe(Effect.raceFirst(Effect.as(Deferred.await(cancelled), cancelledOutcome)))
-      const moved = yield* repo.finishIfOpen(jobId, state.state, state.error)
+      const moved = yield* repo.finishIfOpen(job.workspaceId, jobId, state.state, state.error)
       const final = moved
         ? state.state
-        : Option.match(yield* repo.findJob(jobId), { onNone: () => state.state, onSome: (j) => j.state })
+        : Option.match(yield* repo.findJob(job.workspaceId, jobId), { onNone: () => state.state, onSome: (j) => j.state })
       yield* announce(job.workspaceId, job.origin, final)
     })
 
@@ -53,7 +56,8 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
       Start: () => run.pipe(Effect.withSpan("RenderRunner.start", { attributes: { jobId } })),
       Cancel: ({ payload }) =>
         Effect.gen(function*() {
-          const moved = yield* repo.finishIfOpen(jobId, "CANCELLED", payload.reason)
+          const job = yield* ownJob
+          const moved = job === undefined ? false : yield* repo.finishIfOpen(job.workspaceId, jobId, "CANCELLED", payload.reason)
           yield* Deferred.succeed(cancelled, undefined)
           return { stopped: moved }
         }).pipe(Effect.withSpan("RenderRunner.cancel", { attributes: { jobId } }))

@@ -8,7 +8,9 @@ import {
   type RenderedClip
 } from "./RenderedClip.js"
 import { Conflict, Forbidden, NotFound } from "../domain/Errors.js"
-import { type ClipRow, ClipRepo } from "./ClipRepo.js"
+import type { ListedClip } from "./ClipRecord.js"
+import { ClipRepo } from "./ClipRepo.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { Signing } from "../storage/Signing.js"
 import { StorageUsage } from "../media/StorageUsage.js"
 
@@ -36,14 +38,13 @@ const make = Effect.gen(function*() {
   const signedUrl = (clipId: string) => signing.signedUrl(publicBaseUrl, assetDownloadPath(clipId), ASSET_URL_TTL)
 
   /** The workspace's clip with its bytes still stored. */
-  const storedClip = (workspaceId: string, id: string) =>
-    Effect.flatMap(repo.clip(id), (found) => {
-      const clip = Option.getOrUndefined(Option.filter(found, (c) => c.workspaceId === workspaceId))
-      if (clip === undefined) return Effect.fail(missing(id))
-      return clip.stored ? Effect.succeed(clip) : Effect.fail(removed(id))
-    })
+  const storedClip = (workspaceId: WorkspaceId, id: string) =>
+    Effect.flatMap(repo.clip(workspaceId, id), Option.match({
+      onNone: () => Effect.fail(missing(id)),
+      onSome: (clip) => clip.stored ? Effect.succeed(clip) : Effect.fail(removed(id))
+    }))
 
-  const view = (clip: ClipRow) =>
+  const view = (clip: ListedClip) =>
     Effect.map(signedUrl(clip.id), ({ url }): RenderedClip => ({
       id: clip.id,
       kind: "video",
@@ -64,12 +65,12 @@ const make = Effect.gen(function*() {
     }))
 
   /** The clips storage holds for the workspace (kept, not removed), newest first. */
-  const list = Effect.fn("RenderedClips.list")(function*(workspaceId: string) {
+  const list = Effect.fn("RenderedClips.list")(function*(workspaceId: WorkspaceId) {
     return { clips: yield* Effect.forEach(yield* repo.keptClips(workspaceId), view) }
   })
 
   /** `expiresAt` is when the signed URL stops working (earlier when an unkept clip's file goes first). */
-  const metadata = Effect.fn("RenderedClips.metadata")(function*(workspaceId: string, id: string) {
+  const metadata = Effect.fn("RenderedClips.metadata")(function*(workspaceId: WorkspaceId, id: string) {
     const clip = yield* storedClip(workspaceId, id)
     const signed = yield* signedUrl(clip.id)
     const expiresAt = clip.expiresAt !== null && clip.expiresAt < signed.expiresAt ? clip.expiresAt : signed.expiresAt
@@ -95,7 +96,7 @@ const make = Effect.gen(function*() {
       const now = new Date(yield* Clock.currentTimeMillis)
       const valid = exp !== undefined && sig !== undefined && signing.verify(assetDownloadPath(id), exp, sig, now)
       if (!valid) return yield* new Forbidden({ message: "This asset URL is wrong, tampered with or expired." })
-      const clip = Option.getOrUndefined(yield* repo.clip(id))
+      const clip = Option.getOrUndefined(yield* repo.clipAnyWorkspace(id))
       if (clip === undefined) return yield* missing(id)
       if (!clip.stored) return yield* removed(id)
       return { blobKey: clip.blobKey, sha256: clip.sha256 } satisfies ClipFile
@@ -103,7 +104,7 @@ const make = Effect.gen(function*() {
   )
 
   /** Refused while a post still to publish relies on the clip; the record stays, marked removed. */
-  const remove = Effect.fn("RenderedClips.remove")(function*(workspaceId: string, id: string) {
+  const remove = Effect.fn("RenderedClips.remove")(function*(workspaceId: WorkspaceId, id: string) {
     const clip = yield* storedClip(workspaceId, id)
     if (clip.needed) {
       return yield* new Conflict({ message: `Rendered clip ${id} is still needed: ${clip.neededBecause ?? "a post"}.` })

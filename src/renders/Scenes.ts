@@ -1,6 +1,6 @@
 import type { Insets, SceneInput } from "../render/Scene.js"
 import type { SceneExtras } from "../brands/BrandLooks.js"
-import { ratioSizes } from "../render/Scene.js"
+import { isRatio, ratioSizes } from "../render/Ratios.js"
 import { localize } from "../templates/Localize.js"
 import type { Build, Content } from "../templates/Template.js"
 
@@ -16,9 +16,8 @@ const safeFractions: Record<string, Insets> = {
 const withAlpha = (hex: string, alpha: number) => hex.slice(0, 7) + Math.round(alpha * 255).toString(16).padStart(2, "0")
 
 export const sizeOf = (ratio: string) => {
-  const size = ratioSizes[ratio]
-  if (size === undefined) throw new Error(`No output size for ratio ${ratio}`)
-  return size
+  if (!isRatio(ratio)) throw new Error(`No output size for ratio ${ratio}`)
+  return ratioSizes[ratio]
 }
 
 /**

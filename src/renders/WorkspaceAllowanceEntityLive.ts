@@ -1,6 +1,7 @@
 import { Entity } from "@effect/cluster"
 import { Clock, Effect } from "effect"
 import { NotFound, RateLimited, UpstreamUnavailable } from "../domain/Errors.js"
+import { WorkspaceId } from "../domain/Principal.js"
 import { periodOf } from "./Quota.js"
 import { AllowanceRepo } from "./AllowanceRepo.js"
 import { Identity } from "../identity/Identity.js"
@@ -13,7 +14,8 @@ export const QUEUE_PER_SLOT = 20
 
 export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
   Effect.gen(function*() {
-    const workspaceId = (yield* Entity.CurrentAddress).entityId
+    // The entity id is a workspace id: every client addresses it by a caller's or a render job row's WorkspaceId.
+    const workspaceId = WorkspaceId.make((yield* Entity.CurrentAddress).entityId)
     const allowance = yield* AllowanceRepo
     const identity = yield* Identity
     const renders = yield* RenderRepo
@@ -21,7 +23,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
 
     const checkCapacity = Effect.gen(function*() {
       const slots = yield* capacity.clusterSlots
-      const waiting = yield* renders.waiting
+      const waiting = yield* renders.waitingInCluster
       if (slots === 0 || waiting >= slots * QUEUE_PER_SLOT) {
         return yield* new UpstreamUnavailable({
           message: slots === 0 ? "No renderer is available in the cluster." : "Every renderer is busy and the queue is full.",
@@ -35,7 +37,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
         Effect.gen(function*() {
           const workspace = yield* identity.findWorkspace(workspaceId)
           if (workspace._tag === "None") return yield* new NotFound({ message: `No workspace ${workspaceId}.` })
-          if (yield* allowance.isReserved(payload.renderJobIds[0] ?? "")) return
+          if (yield* allowance.isReserved(workspaceId, payload.renderJobIds[0] ?? "")) return
           yield* checkCapacity
           const now = new Date(yield* Clock.currentTimeMillis)
           const { end, start } = periodOf(now)
@@ -52,7 +54,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
           yield* allowance.reserve(workspaceId, payload.renderJobIds, start)
         }).pipe(Effect.withSpan("WorkspaceAllowance.reserve", { attributes: { workspaceId } })),
       Settle: ({ payload }) =>
-        (payload.outcome === "commit" ? allowance.commit(payload.renderJobId) : allowance.release(payload.renderJobId)).pipe(
+        (payload.outcome === "commit" ? allowance.commit : allowance.release)(workspaceId, payload.renderJobId).pipe(
           Effect.asVoid,
           Effect.withSpan("WorkspaceAllowance.settle", { attributes: { workspaceId, outcome: payload.outcome } })
         )

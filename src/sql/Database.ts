@@ -8,22 +8,55 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { migrations } from "../../migrations/index.js"
 import { AppConfig } from "../Config.js"
+import { readTemplate, templateFile } from "./PgliteTemplate.js"
 
 const transforms = {
   transformQueryNames: Str.camelToSnake,
   transformResultNames: Str.snakeToCamel
 }
 
+/**
+ * Opens the PGlite database in `dir`, creating it when absent: from the install-time template when there is a usable
+ * one (about 1 s), else by initdb (6–12 s of WASM work, too slow for a first start).
+ */
+const openPglite = (dir: string) =>
+  Effect.gen(function*() {
+    // Present from before creation until the database is complete, so a start stopped halfway makes it again.
+    const creating = `${dir}.creating`
+    const exists = fs.existsSync(dir) && fs.readdirSync(dir).length > 0 && !fs.existsSync(creating)
+    if (exists) return yield* Effect.promise(() => PGlite.create({ dataDir: dir }))
+    const empty = () => {
+      fs.rmSync(dir, { recursive: true, force: true })
+      fs.mkdirSync(dir, { recursive: true })
+    }
+    fs.mkdirSync(path.dirname(dir), { recursive: true })
+    fs.writeFileSync(creating, "")
+    empty()
+    const template = templateFile()
+    const fromTemplate = template === undefined || !fs.existsSync(template)
+      ? Effect.succeed(undefined)
+      : Effect.tryPromise(async () => PGlite.create({ dataDir: dir, loadDataDir: await readTemplate(template) })).pipe(
+        Effect.catchAll((error) =>
+          Effect.logWarning("PGlite template unusable; creating the embedded database by initdb").pipe(
+            Effect.annotateLogs({ template, error: String(error.error) }),
+            Effect.zipRight(Effect.sync(empty)),
+            Effect.as(undefined)
+          )
+        )
+      )
+    const db = (yield* fromTemplate) ?? (yield* Effect.promise(() => PGlite.create({ dataDir: dir })))
+    fs.rmSync(creating)
+    return db
+  })
+
 /** PGlite in DATA_DIR behind a loopback socket, so the same pg client and SQL serve the embedded default. */
 const embeddedUrl = (dataDir: string) =>
   Effect.acquireRelease(
-    Effect.promise(async () => {
-      const dir = path.join(dataDir, "pg")
-      fs.mkdirSync(dir, { recursive: true })
-      const db = await PGlite.create({ dataDir: dir })
+    Effect.gen(function*() {
+      const db = yield* openPglite(path.join(dataDir, "pg"))
       // One connection only: PGlite is one backend session, so more interleave protocol messages.
       const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
-      await server.start()
+      yield* Effect.promise(() => server.start())
       return { db, server, url: `postgres://postgres@${server.getServerConn()}/postgres` }
     }),
     ({ db, server }) => Effect.promise(() => server.stop().then(() => db.close()))

@@ -2,12 +2,13 @@ import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
 import { Conflict, NotFound } from "../domain/Errors.js"
+import { WorkspaceId } from "../domain/Principal.js"
 import { FieldMap } from "./Stream.js"
 
 /** Every state change carries the request id as its primary key, so a retried request is applied once. */
 export class CreateStream extends Schema.Class<CreateStream>("Stream/Create")({
   requestId: Schema.String,
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   name: Schema.String,
   description: Schema.String,
   enabled: Schema.Boolean,
@@ -21,7 +22,7 @@ export class CreateStream extends Schema.Class<CreateStream>("Stream/Create")({
 
 export class UpdateStream extends Schema.Class<UpdateStream>("Stream/Update")({
   requestId: Schema.String,
-  workspaceId: Schema.String,
+  workspaceId: WorkspaceId,
   name: Schema.optional(Schema.String),
   description: Schema.optional(Schema.String),
   enabled: Schema.optional(Schema.Boolean),
@@ -35,7 +36,7 @@ export class UpdateStream extends Schema.Class<UpdateStream>("Stream/Update")({
 
 export class DeleteStream extends Schema.Class<DeleteStream>("Stream/Delete")({
   requestId: Schema.String,
-  workspaceId: Schema.String
+  workspaceId: WorkspaceId
 }) {
   [PrimaryKey.symbol]() {
     return `delete:${this.requestId}`

@@ -1,47 +1,12 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
-import { FieldMap } from "./Stream.js"
+import { WorkspaceId } from "../domain/Principal.js"
+import { type StreamChanges, StreamRecord } from "./StreamRecord.js"
 import { groupCommit } from "../sql/GroupCommit.js"
-
-export const StreamRow = Schema.Struct({
-  id: Schema.String,
-  workspaceId: Schema.String,
-  name: Schema.String,
-  description: Schema.String,
-  enabled: Schema.Boolean,
-  templateId: Schema.String,
-  fieldMap: FieldMap,
-  lastReceivedAt: Schema.NullOr(Schema.DateFromSelf),
-  lastSample: Schema.NullOr(Schema.Unknown),
-  createRequestId: Schema.NullOr(Schema.String),
-  createdAt: Schema.DateFromSelf,
-  updatedAt: Schema.DateFromSelf,
-  deletedAt: Schema.NullOr(Schema.DateFromSelf)
-})
-export type StreamRow = typeof StreamRow.Type
-
-export interface StreamInsert {
-  readonly id: string
-  readonly workspaceId: string
-  readonly name: string
-  readonly description: string
-  readonly enabled: boolean
-  readonly templateId: string
-  readonly fieldMap: FieldMap
-  readonly createRequestId: string
-}
-
-export interface StreamChanges {
-  readonly name?: string | undefined
-  readonly description?: string | undefined
-  readonly enabled?: boolean | undefined
-  readonly templateId?: string | undefined
-  readonly fieldMap?: FieldMap | undefined
-}
 
 interface StreamUpdate {
   readonly id: string
-  readonly workspaceId: string
+  readonly workspaceId: WorkspaceId
   readonly changes: StreamChanges
 }
 
@@ -52,22 +17,34 @@ const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const byId = SqlSchema.findOne({
     Request: Schema.String,
-    Result: StreamRow,
+    Result: StreamRecord,
     execute: (id) => sql`SELECT ${sql.unsafe(columns)} FROM streams WHERE id = ${id}`
   })
+  const live = SqlSchema.findOne({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
+    Result: StreamRecord,
+    execute: ({ id, workspaceId }) =>
+      sql`SELECT ${sql.unsafe(columns)} FROM streams
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
+  })
   const listLive = SqlSchema.findAll({
-    Request: Schema.String,
-    Result: StreamRow,
+    Request: WorkspaceId,
+    Result: StreamRecord,
     execute: (workspaceId) =>
       sql`SELECT ${sql.unsafe(columns)} FROM streams
           WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL ORDER BY created_at, id`
   })
-  const insert = SqlSchema.findAll({
-    Request: Schema.Any,
-    Result: StreamRow,
-    execute: (row: StreamInsert) =>
-      sql`INSERT INTO streams ${sql.insert({ ...row, fieldMap: JSON.stringify(row.fieldMap) })}
-          ON CONFLICT (id) DO NOTHING RETURNING ${sql.unsafe(columns)}`
+  const insert = SqlSchema.findOne({
+    Request: StreamRecord.insert,
+    Result: StreamRecord,
+    execute: (row) =>
+      sql`INSERT INTO streams ${sql.insert(row)} ON CONFLICT (id) DO NOTHING RETURNING ${sql.unsafe(columns)}`
+  })
+  const markDeleted = SqlSchema.void({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
+    execute: ({ id, workspaceId }) =>
+      sql`UPDATE streams SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
   const updateAll = (items: ReadonlyArray<StreamUpdate>) =>
     sql<{ id: string }>`UPDATE streams s SET
@@ -102,22 +79,23 @@ const make = Effect.gen(function*() {
   })
 
   return {
-    /** Any stream with that id, deleted or not, in any workspace: callers check tenancy. */
-    findById: (id: string) => Effect.orDie(byId(id)),
-    listLive: (workspaceId: string) => Effect.orDie(listLive(workspaceId)),
-    insert: (row: StreamInsert) => Effect.orDie(insert(row)),
+    /** Any stream with that id, deleted or not, in any workspace: stream ids are global, so a create checks them all. */
+    findInAnyWorkspace: (id: string) => Effect.orDie(byId(id)),
+    /** The workspace's live stream with that id; another workspace's answers None, as a missing one does. */
+    findLive: (workspaceId: WorkspaceId, id: string) => Effect.orDie(live({ workspaceId, id })),
+    listLive: (workspaceId: WorkspaceId) => Effect.orDie(listLive(workspaceId)),
+    /** None when the id is taken (by any workspace). */
+    insert: (row: typeof StreamRecord.insert.Type) => Effect.orDie(insert(row)),
     /**
      * Changes a live stream of the workspace; answers false when there is none (missing, deleted, another's).
      * Group-committed with the changes of other streams (each stream's entity sends one change at a time).
      */
-    update: (id: string, workspaceId: string, changes: StreamChanges) => updates({ id, workspaceId, changes }),
-    markDeleted: (id: string) =>
-      Effect.orDie(sql`UPDATE streams SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
-        WHERE id = ${id} AND deleted_at IS NULL`)
+    update: (workspaceId: WorkspaceId, id: string, changes: StreamChanges) => updates({ id, workspaceId, changes }),
+    markDeleted: (workspaceId: WorkspaceId, id: string) => Effect.orDie(markDeleted({ workspaceId, id }))
   }
 })
 
-export class StreamRepo extends Context.Tag("clipwright/sql/StreamRepo")<
+export class StreamRepo extends Context.Tag("clipwright/streams/StreamRepo")<
   StreamRepo,
   Effect.Effect.Success<typeof make>
 >() {

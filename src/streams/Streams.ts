@@ -5,7 +5,9 @@ import { type ErrorDetail, NoSample, NotFound, SchemaValidation, UnknownTemplate
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { streamIdForRequest } from "../domain/Ulid.js"
 import type { CreateStreamBody, FieldMap, Stream, UpdateStreamBody } from "./Stream.js"
-import { StreamRepo, type StreamRow } from "./StreamRepo.js"
+import type { WorkspaceId } from "../domain/Principal.js"
+import { StreamRepo } from "./StreamRepo.js"
+import type { StreamRecord } from "./StreamRecord.js"
 import { applyFieldMap } from "./FieldMapApply.js"
 import { checkFieldMap } from "./FieldMapCheck.js"
 import { suggestMap, templateFields } from "./SuggestMap.js"
@@ -15,7 +17,7 @@ import { validateContent } from "../templates/Validate.js"
 import { entityCall } from "../domain/EntityCalls.js"
 
 
-export const toStream = (row: StreamRow): Stream => ({
+export const toStream = (row: StreamRecord): Stream => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -56,21 +58,18 @@ const make = Effect.gen(function*() {
   const entity = yield* StreamEntity.client
   const requestId = FiberRef.get(CurrentRequestId)
 
-  const requireStream = (workspaceId: string, id: string) =>
-    repo.findById(id).pipe(
-      Effect.map(Option.filter((row) => row.workspaceId === workspaceId && row.deletedAt === null)),
-      Effect.flatMap(Option.match({
-        onNone: () => Effect.fail(new NotFound({ message: `No stream ${id}.` })),
-        onSome: Effect.succeed
-      }))
-    )
+  const requireStream = (workspaceId: WorkspaceId, id: string) =>
+    Effect.flatMap(repo.findLive(workspaceId, id), Option.match({
+      onNone: () => Effect.fail(new NotFound({ message: `No stream ${id}.` })),
+      onSome: Effect.succeed
+    }))
 
-  const list = Effect.fn("Streams.list")(function*(workspaceId: string) {
+  const list = Effect.fn("Streams.list")(function*(workspaceId: WorkspaceId) {
     const rows = yield* repo.listLive(workspaceId)
     return { route: `${config.publicBaseUrl}/v1/stream`, streams: rows.map(toStream) }
   })
 
-  const create = Effect.fn("Streams.create")(function*(workspaceId: string, body: CreateStreamBody) {
+  const create = Effect.fn("Streams.create")(function*(workspaceId: WorkspaceId, body: CreateStreamBody) {
     const build = yield* newestBuildOf(body.templateId, "templateId")
     const fieldMap = body.fieldMap ?? {}
     yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
@@ -88,7 +87,7 @@ const make = Effect.gen(function*() {
     return toStream(yield* requireStream(workspaceId, id))
   })
 
-  const update = Effect.fn("Streams.update")(function*(workspaceId: string, id: string, body: UpdateStreamBody) {
+  const update = Effect.fn("Streams.update")(function*(workspaceId: WorkspaceId, id: string, body: UpdateStreamBody) {
     if (body.templateId !== undefined || body.fieldMap !== undefined) {
       const current = yield* requireStream(workspaceId, id)
       const build = yield* newestBuildOf(body.templateId ?? current.templateId, "templateId")
@@ -100,13 +99,13 @@ const make = Effect.gen(function*() {
     return { ok: true as const }
   })
 
-  const remove = Effect.fn("Streams.delete")(function*(workspaceId: string, id: string) {
+  const remove = Effect.fn("Streams.delete")(function*(workspaceId: WorkspaceId, id: string) {
     const { stopped } = yield* entityCall(entity(id).Delete({ requestId: yield* requestId, workspaceId }))
     return { ok: true as const, stopped }
   })
 
   const suggest = Effect.fn("Streams.suggestMap")(
-    function*(workspaceId: string, id: string, body: { templateId?: string | undefined; templateVersion?: string | undefined }) {
+    function*(workspaceId: WorkspaceId, id: string, body: { templateId?: string | undefined; templateVersion?: string | undefined }) {
       const stream = yield* requireStream(workspaceId, id)
       const templateId = body.templateId ?? stream.templateId
       const resolved = resolveBuild(templateId, { version: body.templateVersion })

@@ -4,7 +4,8 @@ import type { JsonSchema } from "./JsonSchema.js"
 import { contentSchema } from "./JsonSchema.js"
 import type { KeyNode } from "./Keys.js"
 import { countLeafKeys, keyNodes } from "./Keys.js"
-import type { Build, Ratio, ResolvedBuild, Template } from "./Template.js"
+import type { Ratio } from "../render/Ratios.js"
+import type { Build, ResolvedBuild, Template } from "./Template.js"
 
 /** SPEC "Template input description": what one build accepts, three ways. */
 export interface InputDescription {

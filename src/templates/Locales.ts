@@ -1,3 +1,5 @@
+import { regionalLocales } from "../render/Locales.js"
+
 // ISO 639-1 as published by the Library of Congress registration authority (183 codes).
 const iso6391 = "aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv " +
   "dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu hy hz ia id ie " +
@@ -6,8 +8,8 @@ const iso6391 = "aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs 
   "rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw ta te tg th ti tk tl tn to tr ts " +
   "tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu"
 
-/** Locales content may carry copy for: every ISO 639-1 code plus the three regional forms the service draws. */
-export const locales: ReadonlyArray<string> = [...iso6391.split(" "), "zh-CN", "zh-TW", "pt-BR"]
+/** Locales content may carry copy for: every ISO 639-1 code plus the regional forms the service draws. */
+export const locales: ReadonlyArray<string> = [...iso6391.split(" "), ...regionalLocales]
 
 const known: ReadonlySet<string> = new Set(locales)
 

@@ -1,19 +1,18 @@
+import type { Ratio } from "../render/Ratios.js"
+import type { Figure, Hex, Layout, SceneContent } from "../render/Scene.js"
 import type { ContentLimits } from "./Fields.js"
 
-export type Ratio = "9x16" | "4x5" | "1x1" | "16x9" | "2x3"
-
-export const allRatios: ReadonlyArray<Ratio> = ["9x16", "4x5", "1x1", "16x9", "2x3"]
-
-export type LayoutKind = "figures" | "bullets" | "comparison"
-
-/** Drawing parameters the renderer reads; timings are in frames at the build's fps. */
-export interface Look {
-  readonly layout: LayoutKind
-  readonly background: readonly [string, string]
-  readonly foreground: string
-  readonly accent: string
-  readonly up: string
-  readonly down: string
+/**
+ * A build's look as shipped (part of the build's data, so of its sha); `sceneFor` turns it into the renderer's
+ * `Look`. Timings are in frames at the build's fps.
+ */
+export interface BuildLook {
+  readonly layout: Layout
+  readonly background: readonly [Hex, Hex]
+  readonly foreground: Hex
+  readonly accent: Hex
+  readonly up: Hex
+  readonly down: Hex
   readonly cornerRadius: number
   readonly timing: {
     readonly enter: number
@@ -29,7 +28,7 @@ export interface Build {
   readonly fps: number
   readonly duration: { readonly mode: "fixed"; readonly frames: number }
   readonly limits: ContentLimits
-  readonly look: Look
+  readonly look: BuildLook
 }
 
 export interface Variant {
@@ -38,25 +37,16 @@ export interface Variant {
   readonly builds: ReadonlyArray<Build>
 }
 
-export interface Figure {
-  readonly label: string
-  readonly value: number
-  readonly unit?: string
-  readonly direction?: "up" | "down" | "flat"
-}
-
-export interface Picture {
+/** A picture as content names it: a media URL, resolved to a library file when the scene is made. */
+export interface PictureLink {
   readonly url: string
   readonly alt?: string
 }
 
-export interface ClipData {
-  readonly headline: string
-  readonly subline?: string
-  readonly figures?: ReadonlyArray<Figure>
-  readonly bullets?: ReadonlyArray<string>
-  readonly images?: ReadonlyArray<Picture>
-  readonly source?: string
+/** A clip's copy as content carries it: what a scene shows, with pictures as links and figures' decimals left out. */
+export interface ClipData extends Omit<SceneContent, "figures" | "images"> {
+  readonly figures?: ReadonlyArray<Omit<Figure, "decimals">>
+  readonly images?: ReadonlyArray<PictureLink>
 }
 
 export interface MetaData {

@@ -1,8 +1,9 @@
 import { Schema } from "effect"
+import { allRatios } from "../render/Ratios.js"
 
 const describe = (description: string) => ({ description })
 
-export const Ratio = Schema.Literal("9x16", "4x5", "1x1", "16x9", "2x3").annotations(describe("Shape as `NxM`."))
+export const Ratio = Schema.Literal(...allRatios).annotations(describe("Shape as `NxM`."))
 
 const JsonDocument = Schema.Record({ key: Schema.String, value: Schema.Unknown })
 

@@ -3,7 +3,8 @@ import { describeBuild } from "./Describe.js"
 import type { JsonSchema } from "./JsonSchema.js"
 import { countLeafKeys } from "./Keys.js"
 import { listTemplates, newestBuild, registrySyncedAt } from "./TemplateRegistry.js"
-import type { Build, Ratio, ResolvedBuild, Template, Variant } from "./Template.js"
+import type { Ratio } from "../render/Ratios.js"
+import type { Build, ResolvedBuild, Template, Variant } from "./Template.js"
 
 /** SPEC "Template (workspace view)". Build-level fields describe the newest build of the first variant. */
 export interface TemplateWorkspaceView {

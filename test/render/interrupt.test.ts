@@ -2,10 +2,12 @@ import { Effect, Fiber } from "effect"
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
-import { renderClip } from "../../src/render/Render.js"
-import { renderClipEffect } from "../../src/render/RenderEffect.js"
+import { defaultCacheDir, renderClip } from "../../src/render/Render.js"
+import { DrawingRenderer } from "../../src/render/DrawingRenderer.js"
 import { RenderInterrupted } from "../../src/render/RenderError.js"
 import { alive, childPids, cleanup, scene, tmp } from "./fixtures.js"
+
+const renderer = DrawingRenderer.make({ cacheDir: defaultCacheDir() })
 
 afterAll(cleanup)
 
@@ -44,7 +46,7 @@ describe("interruption", () => {
 
   it("interrupting the Effect's fiber waits until both children are gone", async () => {
     const dir = tmp()
-    const fiber = Effect.runFork(renderClipEffect(long, { outputPath: join(dir, "b.mp4") }))
+    const fiber = Effect.runFork(renderer.clip(long, { outputPath: join(dir, "b.mp4") }))
     const pids = await started()
     await Effect.runPromise(Fiber.interrupt(fiber))
     expect(pids.filter(alive)).toEqual([])

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { renderKeyframe } from "../../src/render/Render.js"
-import { RenderFailed } from "../../src/render/RenderError.js"
+import { DrawFailed } from "../../src/render/RenderError.js"
 import { pixels, scene } from "./fixtures.js"
 
 const headlineOnly = (locale: string, headline: string) =>
@@ -64,9 +64,9 @@ describe("renderKeyframe", () => {
   it("reports a drawer crash as a typed failure with its stderr", async () => {
     const bad = scene({ brand: { headingFontPath: "/nonexistent/font.ttf" } })
     const error = await renderKeyframe(bad, 0).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(RenderFailed)
-    expect((error as RenderFailed).stage).toBe("draw")
-    expect((error as RenderFailed).stderrTail).toContain("font")
+    expect(error).toBeInstanceOf(DrawFailed)
+    expect((error as DrawFailed).stage).toBe("draw")
+    expect((error as DrawFailed).stderrTail).toContain("font")
   })
 })
 

@@ -4,7 +4,8 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { readMp4Info } from "../../src/render/Mp4Info.js"
 import { renderClip } from "../../src/render/Render.js"
-import { InvalidScene, LocaleNotSupported, RenderFailed } from "../../src/render/RenderError.js"
+import { LocaleNotSupported } from "../../src/domain/Errors.js"
+import { DrawFailed, InvalidScene } from "../../src/render/RenderError.js"
 import { cleanup, scene, tmp } from "./fixtures.js"
 
 afterAll(cleanup)
@@ -52,8 +53,8 @@ describe("renderClip", () => {
       outputPath: join(dir, "bad.mp4"),
       encoder: { codec: "no-such-encoder", preset: "veryfast", crf: 23 }
     }).catch((e: unknown) => e)
-    expect(error).toBeInstanceOf(RenderFailed)
-    const failed = error as RenderFailed
+    expect(error).toBeInstanceOf(DrawFailed)
+    const failed = error as DrawFailed
     expect(failed.stage).toBe("encode")
     expect(failed.stderrTail.toLowerCase()).toContain("encoder")
     expect(readdirSync(dir)).toEqual([])

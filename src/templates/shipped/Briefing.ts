@@ -1,7 +1,7 @@
-import type { Look, Template } from "../Template.js"
+import type { BuildLook, Template } from "../Template.js"
 import { fixedDuration, referenceLimits } from "./Limits.js"
 
-const look: Look = {
+const look: BuildLook = {
   layout: "bullets",
   background: ["#FAF7F2", "#EFE7DA"],
   foreground: "#1B1B1F",

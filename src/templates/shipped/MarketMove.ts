@@ -1,7 +1,7 @@
-import type { Look, Template } from "../Template.js"
+import type { BuildLook, Template } from "../Template.js"
 import { fixedDuration, referenceLimits } from "./Limits.js"
 
-const look: Look = {
+const look: BuildLook = {
   layout: "figures",
   background: ["#0B1F33", "#12365A"],
   foreground: "#F4F7FA",

@@ -1,7 +1,7 @@
-import type { Look, Template } from "../Template.js"
+import type { BuildLook, Template } from "../Template.js"
 import { fixedDuration, referenceLimits } from "./Limits.js"
 
-const look: Look = {
+const look: BuildLook = {
   layout: "comparison",
   background: ["#111111", "#262626"],
   foreground: "#FFFFFF",

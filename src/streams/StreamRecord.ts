@@ -1,0 +1,32 @@
+import { Model } from "@effect/sql"
+import { Schema } from "effect"
+import { WorkspaceId } from "../domain/Principal.js"
+import { JsonbColumn, StampedByDatabase } from "../sql/Columns.js"
+import { FieldMap } from "./Stream.js"
+
+/** A stream's row. Ids are global across workspaces; a deleted stream keeps its row, and so its id, for history. */
+export class StreamRecord extends Model.Class<StreamRecord>("StreamRecord")({
+  id: Model.GeneratedByApp(Schema.String),
+  workspaceId: Model.GeneratedByApp(WorkspaceId),
+  name: Schema.String,
+  description: Schema.String,
+  enabled: Schema.Boolean,
+  templateId: Schema.String,
+  fieldMap: JsonbColumn(FieldMap),
+  lastReceivedAt: Model.Generated(Schema.NullOr(Schema.DateFromSelf)),
+  lastSample: Model.Generated(Schema.NullOr(Schema.Unknown)),
+  /** The request that created the row: a re-run of that request is the same create, not a conflict. */
+  createRequestId: Model.FieldExcept("update", "json", "jsonCreate", "jsonUpdate")(Schema.NullOr(Schema.String)),
+  createdAt: StampedByDatabase,
+  updatedAt: StampedByDatabase,
+  deletedAt: Model.Generated(Schema.NullOr(Schema.DateFromSelf))
+}) {}
+
+/** The fields a stream update may change; an absent field stays as it is. */
+export interface StreamChanges {
+  readonly name?: string | undefined
+  readonly description?: string | undefined
+  readonly enabled?: boolean | undefined
+  readonly templateId?: string | undefined
+  readonly fieldMap?: FieldMap | undefined
+}

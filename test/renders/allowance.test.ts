@@ -1,0 +1,98 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import type { WorkspaceId } from "../../src/domain/Principal.js"
+import { newUlid } from "../../src/domain/Ulid.js"
+import { Identity } from "../../src/identity/Identity.js"
+import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
+import { StorageRepo } from "../../src/media/StorageRepo.js"
+import { StorageUsage } from "../../src/media/StorageUsage.js"
+import { AllowanceRepo } from "../../src/renders/AllowanceRepo.js"
+import { Quotas } from "../../src/renders/Quotas.js"
+import { RenderCapacity } from "../../src/renders/RenderCapacity.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { WorkspaceAllowanceEntity } from "../../src/renders/WorkspaceAllowanceEntity.js"
+import { WorkspaceAllowanceEntityLive } from "../../src/renders/WorkspaceAllowanceEntityLive.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
+import { serviceTestLayer } from "../support/ServiceLayer.js"
+
+const AllowanceTest = Layer.mergeAll(WorkspaceAllowanceEntityLive, Quotas.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(Identity.layer, StorageUsage.layer, RenderCapacity.layer)),
+  Layer.provideMerge(Layer.mergeAll(
+    AllowanceRepo.layer,
+    RenderRepo.layer,
+    IdentityRepo.layer,
+    StorageRepo.layer,
+    LocalBlobStorage.layer
+  )),
+  Layer.provideMerge(serviceTestLayer("renders_allowance"))
+)
+
+const newWorkspace = (name: string) =>
+  Effect.flatMap(Identity, (identity) => identity.createWorkspace(name, null)).pipe(Effect.map((c) => c.accountId))
+
+/** What the quota block says is left and used this month. */
+const left = (workspaceId: WorkspaceId) =>
+  Effect.flatMap(Quotas, (quotas) => quotas.quota(workspaceId)).pipe(
+    Effect.map(({ remaining, used }) => ({ remaining, used }))
+  )
+
+// Entity calls go through the cluster runner, whose polling the TestClock would hold still: the live services
+// (`it.live` inside `it.layer` would run without the layer).
+describe("renders: the workspace render allowance", () => {
+  it.layer(AllowanceTest, { timeout: 60_000, excludeTestServices: true })((it) => {
+    it.effect("a reservation is applied once per request, and a render settles it once", () =>
+      Effect.gen(function*() {
+        const allowance = yield* WorkspaceAllowanceEntity.client
+        const ws = yield* newWorkspace("Acme")
+        const [first, second] = [newUlid(), newUlid()]
+        const requestId = newUlid()
+        yield* allowance(ws).Reserve({ requestId, renderJobIds: [first, second] })
+        yield* allowance(ws).Reserve({ requestId, renderJobIds: [first, second] })
+        assert.deepStrictEqual(yield* left(ws), { remaining: 498, used: 0 })
+
+        yield* allowance(ws).Settle({ renderJobId: first, outcome: "commit" })
+        yield* allowance(ws).Settle({ renderJobId: second, outcome: "release" })
+        assert.deepStrictEqual(yield* left(ws), { remaining: 499, used: 1 })
+        // A render finished again after a crash, or a late opposite outcome, changes nothing.
+        yield* allowance(ws).Settle({ renderJobId: first, outcome: "commit" })
+        yield* allowance(ws).Settle({ renderJobId: first, outcome: "release" })
+        yield* allowance(ws).Settle({ renderJobId: second, outcome: "commit" })
+        assert.deepStrictEqual(yield* left(ws), { remaining: 499, used: 1 })
+      }))
+
+    it.effect("refuses a batch beyond the allowance whole, reserving none of it", () =>
+      Effect.gen(function*() {
+        const allowance = yield* WorkspaceAllowanceEntity.client
+        const ws = yield* newWorkspace("Small")
+        yield* (yield* Quotas).setLimits(ws, { renderAllowance: 2 })
+
+        const refused = yield* Effect.flip(
+          allowance(ws).Reserve({ requestId: newUlid(), renderJobIds: [newUlid(), newUlid(), newUlid()] })
+        )
+        assert.strictEqual(refused._tag, "RateLimited")
+        assert.deepStrictEqual(yield* left(ws), { remaining: 2, used: 0 })
+
+        yield* allowance(ws).Reserve({ requestId: newUlid(), renderJobIds: [newUlid(), newUlid()] })
+        assert.deepStrictEqual(yield* left(ws), { remaining: 0, used: 0 })
+        const full = yield* Effect.flip(allowance(ws).Reserve({ requestId: newUlid(), renderJobIds: [newUlid()] }))
+        assert.strictEqual(full._tag, "RateLimited")
+      }))
+
+    it.effect("a workspace's supervisor cannot settle another workspace's render; an unknown workspace reserves nothing", () =>
+      Effect.gen(function*() {
+        const allowance = yield* WorkspaceAllowanceEntity.client
+        const [mine, theirs] = [yield* newWorkspace("Mine"), yield* newWorkspace("Theirs")]
+        const job = newUlid()
+        yield* allowance(mine).Reserve({ requestId: newUlid(), renderJobIds: [job] })
+
+        yield* allowance(theirs).Settle({ renderJobId: job, outcome: "commit" })
+        assert.deepStrictEqual(yield* left(mine), { remaining: 499, used: 0 })
+        assert.deepStrictEqual(yield* left(theirs), { remaining: 500, used: 0 })
+        yield* allowance(mine).Settle({ renderJobId: job, outcome: "commit" })
+        assert.deepStrictEqual(yield* left(mine), { remaining: 499, used: 1 })
+
+        const unknown = yield* Effect.flip(allowance(newUlid()).Reserve({ requestId: newUlid(), renderJobIds: [newUlid()] }))
+        assert.strictEqual(unknown._tag, "NotFound")
+      }))
+  })
+})

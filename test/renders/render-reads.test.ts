@@ -1,0 +1,182 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer } from "effect"
+import type { WorkspaceId } from "../../src/domain/Principal.js"
+import { newUlid } from "../../src/domain/Ulid.js"
+import { Identity } from "../../src/identity/Identity.js"
+import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
+import { StorageRepo } from "../../src/media/StorageRepo.js"
+import { StorageUsage } from "../../src/media/StorageUsage.js"
+import { ClipRepo } from "../../src/renders/ClipRepo.js"
+import { ExportFiles } from "../../src/renders/ExportFiles.js"
+import { ExportRepo } from "../../src/renders/ExportRepo.js"
+import { ExportViews } from "../../src/renders/ExportViews.js"
+import type { RenderPackage } from "../../src/renders/RenderJob.js"
+import { RenderedClips } from "../../src/renders/RenderedClips.js"
+import { RenderJobs } from "../../src/renders/RenderJobs.js"
+import { RenderJobsQuery } from "../../src/renders/RenderJobsQuery.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
+import { serviceTestLayer } from "../support/ServiceLayer.js"
+
+const RendersReadsTest = Layer.mergeAll(RenderJobs.layer, ExportFiles.layer, RenderedClips.layer).pipe(
+  Layer.provideMerge(Layer.mergeAll(ExportViews.layer, Identity.layer, StorageUsage.layer)),
+  Layer.provideMerge(Layer.mergeAll(
+    RenderRepo.layer,
+    ExportRepo.layer,
+    RenderJobsQuery.layer,
+    ClipRepo.layer,
+    IdentityRepo.layer,
+    StorageRepo.layer,
+    LocalBlobStorage.layer
+  )),
+  Layer.provideMerge(serviceTestLayer("renders_reads"))
+)
+
+const renderPackage: RenderPackage = {
+  template: { id: "market-move", name: "Market move", variant: "standard", version: "1.0.0" },
+  content: { headline: "Markets" },
+  brand: null,
+  channel: null,
+  options: { outputs: [{ ratio: "9x16", locale: "en" }], priority: false }
+}
+
+/** A queued direct export of the workspace, as the export entity's Create writes it (no render drawn). */
+const queuedExport = (workspaceId: WorkspaceId) =>
+  Effect.gen(function*() {
+    const id = newUlid()
+    const templateName = renderPackage.template.name
+    yield* (yield* RenderRepo).insertJob(workspaceId, {
+      id,
+      origin: "export",
+      details: `Direct export of ${templateName}`,
+      postTitle: null,
+      package: renderPackage,
+      templateName
+    })
+    yield* (yield* ExportRepo).insert(workspaceId, {
+      id,
+      renderJobId: id,
+      templateId: renderPackage.template.id,
+      templateName,
+      variant: renderPackage.template.variant,
+      version: renderPackage.template.version,
+      brandId: null,
+      brandName: null,
+      ratio: "9x16",
+      locale: "en",
+      data: renderPackage.content,
+      title: null,
+      createdBy: "apikey:test"
+    })
+    return id
+  })
+
+/** A finished output's clip, kept with the workspace's rendered clips. */
+const keptClip = (workspaceId: WorkspaceId, renderJobId: string) =>
+  Effect.gen(function*() {
+    const clipId = newUlid()
+    const renders = yield* RenderRepo
+    yield* renders.insertClip(workspaceId, {
+      id: clipId,
+      renderJobId,
+      ratio: "9x16",
+      locale: "en",
+      width: 1080,
+      height: 1920,
+      durationMs: 4000,
+      byteSize: 12_345,
+      sha256: "ab".repeat(32),
+      blobKey: `clips/${workspaceId}/${clipId}.mp4`
+    })
+    yield* renders.setOutput(workspaceId, renderJobId, "9x16", "en", { state: "succeeded", progress: 1, clipId })
+    const room = yield* (yield* StorageUsage).makeRoomForClip(workspaceId, clipId, 12_345)
+    assert.isTrue(room.kept)
+    return clipId
+  })
+
+const twoWorkspaces = Effect.gen(function*() {
+  const identity = yield* Identity
+  const a = (yield* identity.createWorkspace("Acme", null)).accountId
+  const b = (yield* identity.createWorkspace("Beta", null)).accountId
+  return { a, b }
+})
+
+/** The message of a 404 with the id taken out: another workspace's id must read exactly like a missing one. */
+const shape = (error: { readonly _tag: string; readonly message: string }, id: string) =>
+  `${error._tag}: ${error.message.replaceAll(id, "<id>")}`
+
+describe("renders: reads are workspace-scoped", () => {
+  it.layer(RendersReadsTest, { timeout: 60_000 })((it) => {
+    it.effect("another workspace's render job answers like a missing one; the log shows only the caller's", () =>
+      Effect.gen(function*() {
+        const jobs = yield* RenderJobs
+        const { a, b } = yield* twoWorkspaces
+        const mine = yield* queuedExport(a)
+        const theirs = yield* queuedExport(b)
+
+        const handed = yield* jobs.renderPackage(a, mine)
+        assert.strictEqual(handed.package.jobId, mine)
+        assert.deepStrictEqual(handed.package.template, renderPackage.template)
+
+        const other = yield* Effect.flip(jobs.renderPackage(b, mine))
+        const missing = yield* Effect.flip(jobs.renderPackage(b, "01NOSUCHJOB"))
+        assert.strictEqual(shape(other, mine), shape(missing, "01NOSUCHJOB"))
+        assert.strictEqual(other._tag, "NotFound")
+
+        const log = yield* jobs.list(b, { page: 1, perPage: 20 })
+        assert.deepStrictEqual(log.jobs.map((job) => job.id), [theirs])
+        assert.strictEqual(log.all, 1)
+        assert.strictEqual(log.facets.state["PENDING"], 1)
+        assert.strictEqual(log.facets.state["COMPLETED"], 0)
+        assert.deepStrictEqual(log.jobs[0]!.outputs, [{ ratio: "9x16", locale: "en", state: "pending", error: null }])
+      }))
+
+    it.effect("another workspace's export is not found by poll, reuse or discard; the queue spans every workspace", () =>
+      Effect.gen(function*() {
+        const views = yield* ExportViews
+        const files = yield* ExportFiles
+        const { a, b } = yield* twoWorkspaces
+        const earlier = yield* queuedExport(b)
+        const later = yield* queuedExport(a)
+
+        const polled = yield* views.poll(a, later)
+        assert.strictEqual(polled.status, "queued")
+        assert.strictEqual(polled.renderer, "PENDING")
+        // Workspace b's render was submitted first: it is ahead of a's in the one queue every workspace shares.
+        assert.strictEqual(polled.ahead, (yield* views.poll(b, earlier)).ahead + 1)
+
+        const missing = shape(yield* Effect.flip(views.poll(b, "01NOSUCHEXPORT")), "01NOSUCHEXPORT")
+        assert.strictEqual(shape(yield* Effect.flip(views.poll(b, later)), later), missing)
+        assert.strictEqual(shape(yield* Effect.flip(files.reuse(b, later)), later), missing)
+        assert.strictEqual(shape(yield* Effect.flip(views.discard(b, later, newUlid())), later), missing)
+        assert.strictEqual(shape(yield* Effect.flip(files.download(b, later)), later), missing)
+
+        const queue = yield* views.queue(b, new Date())
+        assert.deepStrictEqual(queue.exports.map((entry) => entry.jobId), [earlier])
+        assert.strictEqual((yield* files.reuse(a, later)).reuse.templateId, renderPackage.template.id)
+      }))
+
+    it.effect("another workspace's rendered clip is not found or removed; its signed URL serves it to anyone", () =>
+      Effect.gen(function*() {
+        const clips = yield* RenderedClips
+        const { a, b } = yield* twoWorkspaces
+        const clipId = yield* keptClip(a, yield* queuedExport(a))
+
+        const listed = yield* clips.list(a)
+        assert.deepStrictEqual(listed.clips.map((clip) => [clip.id, clip.byteSize]), [[clipId, 12_345]])
+        assert.deepStrictEqual((yield* clips.list(b)).clips, [])
+
+        const missing = shape(yield* Effect.flip(clips.metadata(b, "01NOSUCHCLIP")), "01NOSUCHCLIP")
+        assert.strictEqual(shape(yield* Effect.flip(clips.metadata(b, clipId)), clipId), missing)
+        assert.strictEqual(shape(yield* Effect.flip(clips.remove(b, clipId)), clipId), missing)
+        assert.strictEqual((yield* clips.list(a)).clips.length, 1)
+
+        const { url } = yield* clips.metadata(a, clipId)
+        const signed = new URL(url).searchParams
+        const file = yield* clips.signedFile(clipId, signed.get("exp") ?? undefined, signed.get("sig") ?? undefined)
+        assert.deepStrictEqual(file, { blobKey: `clips/${a}/${clipId}.mp4`, sha256: "ab".repeat(32) })
+        const refused = yield* Effect.flip(clips.signedFile(clipId, signed.get("exp") ?? undefined, "forged"))
+        assert.strictEqual(refused._tag, "Forbidden")
+      }))
+  })
+})
