@@ -27,7 +27,7 @@ const make = Effect.gen(function*() {
     Result: BrandRecord,
     execute: ({ id, workspaceId }) =>
       sql`SELECT ${sql.unsafe(columns)} FROM brands
-          WHERE id = ${id} AND ${workspaceId} = ${workspaceId} AND deleted_at IS NULL`
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
   const lockLive = SqlSchema.findOne({
     Request: ById,
@@ -40,7 +40,7 @@ const make = Effect.gen(function*() {
     Request: ById,
     Result: BrandRecord,
     execute: ({ id, workspaceId }) =>
-      sql`SELECT ${sql.unsafe(columns)} FROM brands WHERE id = ${id} AND ${workspaceId} = ${workspaceId}`
+      sql`SELECT ${sql.unsafe(columns)} FROM brands WHERE id = ${id} AND workspace_id = ${workspaceId}`
   })
   const listLive = SqlSchema.findAll({
     Request: WorkspaceId,
@@ -79,7 +79,7 @@ const make = Effect.gen(function*() {
     Request: ById,
     execute: ({ id, workspaceId }) =>
       sql`UPDATE brands SET deleted_at = now(), updated_at = now()
-          WHERE id = ${id} AND ${workspaceId} = ${workspaceId} AND deleted_at IS NULL`
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
 
   return {

@@ -131,7 +131,8 @@ describe("Brands service", () => {
         const [owner, stranger] = [yield* newWorkspace, yield* newWorkspace]
         const { brand } = yield* asRequest(brands.create(owner, { name: "Slots" }))
         const theirs = yield* logoFile(stranger, "their-logo.png")
-        const refused = yield* Effect.flip(asRequest(slots.link(owner, brand.id, "logo", undefined, `media://${theirs.id}`)))
+        const linkTheirs = slots.link(owner, brand.id, "logo", undefined, `media://${theirs.id}`)
+        const refused = yield* Effect.flip(asRequest(linkTheirs))
         assert.deepStrictEqual([refused._tag, refused.message], ["NotFound", `No media file ${theirs.id}.`])
         const ours = yield* logoFile(owner, "logo.png")
         const linked = yield* asRequest(slots.link(owner, brand.id, "logo", undefined, "media://logo.png"))

@@ -127,7 +127,7 @@ describe("Media library service", () => {
         assert.strictEqual(again._tag, "NotFound")
       }))
 
-    it.effect("a signed preview opens a file whatever the workspace, but not with a wrong signature or once deleted", () =>
+    it.effect("a signed preview opens a file of any workspace, but not with a wrong signature or once deleted", () =>
       Effect.gen(function*() {
         const library = yield* MediaLibrary
         const owner = yield* newWorkspace()
@@ -143,7 +143,7 @@ describe("Media library service", () => {
         assert.strictEqual(gone._tag, "NotFound")
       }))
 
-    it.effect("the storage block counts only the workspace's own files, and a split media no longer fit is refused", () =>
+    it.effect("the storage block counts only the workspace's own files; a split media would not fit is refused", () =>
       Effect.gen(function*() {
         const usage = yield* StorageUsage
         const [owner, stranger] = [yield* newWorkspace(1), yield* newWorkspace(1)]
