@@ -21,7 +21,8 @@ const make = Effect.gen(function*() {
   })
   const reserve = SqlSchema.void({
     Request: Schema.Array(AllowanceReservation.insert),
-    execute: (rows) => sql`INSERT INTO allowance_reservations ${sql.insert(rows)} ON CONFLICT (render_job_id) DO NOTHING`
+    execute: (rows) =>
+      sql`INSERT INTO allowance_reservations ${sql.insert(rows)} ON CONFLICT (render_job_id) DO NOTHING`
   })
   const find = SqlSchema.findOne({
     Request: ByJob,

@@ -40,6 +40,6 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ClipRepo extends Context.Tag("clipwright/renders/ClipRepo")<ClipRepo, Effect.Effect.Success<typeof make>>() {
+export class ClipRepo extends Context.Tag("clipwright/sql/ClipRepo")<ClipRepo, Effect.Effect.Success<typeof make>>() {
   static readonly layer = Layer.effect(ClipRepo, make)
 }

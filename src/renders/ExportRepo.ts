@@ -82,7 +82,8 @@ const make = Effect.gen(function*() {
     findAnyWorkspace: (id: string) => Effect.orDie(findAnyWorkspace(id)),
     /** Not discarded, newest first. */
     list: (workspaceId: WorkspaceId) => Effect.orDie(list(workspaceId)),
-    insert: (workspaceId: WorkspaceId, e: NewExport) => Effect.orDie(insert(ExportRecord.insert.make({ ...e, workspaceId }))),
+    insert: (workspaceId: WorkspaceId, e: NewExport) =>
+      Effect.orDie(insert(ExportRecord.insert.make({ ...e, workspaceId }))),
     /** Records the end and the render's clip; the first end's time stays. */
     finish: (workspaceId: WorkspaceId, id: string, status: ExportStatus, error: string | null) =>
       Effect.orDie(finish({ workspaceId, id, status, error })),
@@ -98,6 +99,9 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ExportRepo extends Context.Tag("clipwright/sql/ExportRepo")<ExportRepo, Effect.Effect.Success<typeof make>>() {
+export class ExportRepo extends Context.Tag("clipwright/sql/ExportRepo")<
+  ExportRepo,
+  Effect.Effect.Success<typeof make>
+>() {
   static readonly layer = Layer.effect(ExportRepo, make)
 }

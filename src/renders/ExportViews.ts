@@ -102,8 +102,13 @@ const make = Effect.gen(function*() {
   })
 
   /** A discarded export may be discarded again (it answers `discarded: false`); another workspace's is not found. */
-  const discard = Effect.fn("ExportViews.discard")(function*(workspaceId: WorkspaceId, jobId: string, requestId: string) {
-    if (Option.isNone(yield* repo.find(workspaceId, jobId))) return yield* new NotFound({ message: `No export ${jobId}.` })
+  const discard = Effect.fn("ExportViews.discard")(function*(
+    workspaceId: WorkspaceId,
+    jobId: string,
+    requestId: string
+  ) {
+    const row = yield* repo.find(workspaceId, jobId)
+    if (Option.isNone(row)) return yield* new NotFound({ message: `No export ${jobId}.` })
     return yield* entityCall(exportClient(jobId).Discard({ requestId }))
   })
 

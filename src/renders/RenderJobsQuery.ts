@@ -16,14 +16,17 @@ const make = Effect.gen(function*() {
       offset: Schema.Number
     }),
     Result: ListedJob,
-    execute: (r) =>
-      sql`SELECT j.*,
+    execute: (r) => {
+      const inState = r.state === undefined ? [] : [sql`j.state = ${r.state}`]
+      const where = [sql`j.workspace_id = ${r.workspaceId}`, ...inState]
+      return sql`SELECT j.*,
             (SELECT count(*) FROM clips c WHERE c.render_job_id = j.id AND c.stored)::int AS clips_stored,
             (SELECT c.id FROM clips c WHERE c.render_job_id = j.id AND c.stored
               ORDER BY c.created_at, c.id LIMIT 1) AS clip_id
           FROM render_jobs j
-          WHERE ${sql.and([sql`j.workspace_id = ${r.workspaceId}`, ...(r.state === undefined ? [] : [sql`j.state = ${r.state}`])])}
+          WHERE ${sql.and(where)}
           ORDER BY j.submitted_at DESC, j.id DESC LIMIT ${r.limit} OFFSET ${r.offset}`
+    }
   })
   const outputs = SqlSchema.findAll({
     Request: Schema.Struct({ workspaceId: WorkspaceId, ids: Schema.Array(Schema.String) }),

@@ -171,6 +171,9 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class RenderRepo extends Context.Tag("clipwright/sql/RenderRepo")<RenderRepo, Effect.Effect.Success<typeof make>>() {
+export class RenderRepo extends Context.Tag("clipwright/sql/RenderRepo")<
+  RenderRepo,
+  Effect.Effect.Success<typeof make>
+>() {
   static readonly layer = Layer.effect(RenderRepo, make)
 }

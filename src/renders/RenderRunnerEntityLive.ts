@@ -46,9 +46,11 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
         })
       ).pipe(Effect.raceFirst(Effect.as(Deferred.await(cancelled), cancelledOutcome)))
       const moved = yield* repo.finishIfOpen(job.workspaceId, jobId, state.state, state.error)
-      const final = moved
-        ? state.state
-        : Option.match(yield* repo.findJob(job.workspaceId, jobId), { onNone: () => state.state, onSome: (j) => j.state })
+      // Another end (a cancel) won the race: announce the state that stands.
+      const final = moved ? state.state : Option.match(yield* repo.findJob(job.workspaceId, jobId), {
+        onNone: () => state.state,
+        onSome: (j) => j.state
+      })
       yield* announce(job.workspaceId, job.origin, final)
     })
 
@@ -57,7 +59,9 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
       Cancel: ({ payload }) =>
         Effect.gen(function*() {
           const job = yield* ownJob
-          const moved = job === undefined ? false : yield* repo.finishIfOpen(job.workspaceId, jobId, "CANCELLED", payload.reason)
+          const moved = job === undefined
+            ? false
+            : yield* repo.finishIfOpen(job.workspaceId, jobId, "CANCELLED", payload.reason)
           yield* Deferred.succeed(cancelled, undefined)
           return { stopped: moved }
         }).pipe(Effect.withSpan("RenderRunner.cancel", { attributes: { jobId } }))

@@ -1,4 +1,4 @@
-import { assert, describe, it } from "@effect/vitest"
+import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
@@ -39,7 +39,7 @@ const left = (workspaceId: WorkspaceId) =>
 // Entity calls go through the cluster runner, whose polling the TestClock would hold still: the live services
 // (`it.live` inside `it.layer` would run without the layer).
 describe("renders: the workspace render allowance", () => {
-  it.layer(AllowanceTest, { timeout: 60_000, excludeTestServices: true })((it) => {
+  layer(AllowanceTest, { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("a reservation is applied once per request, and a render settles it once", () =>
       Effect.gen(function*() {
         const allowance = yield* WorkspaceAllowanceEntity.client
@@ -78,7 +78,7 @@ describe("renders: the workspace render allowance", () => {
         assert.strictEqual(full._tag, "RateLimited")
       }))
 
-    it.effect("a workspace's supervisor cannot settle another workspace's render; an unknown workspace reserves nothing", () =>
+    it.effect("one workspace's supervisor cannot settle another's render; an unknown workspace reserves nothing", () =>
       Effect.gen(function*() {
         const allowance = yield* WorkspaceAllowanceEntity.client
         const [mine, theirs] = [yield* newWorkspace("Mine"), yield* newWorkspace("Theirs")]
@@ -91,7 +91,8 @@ describe("renders: the workspace render allowance", () => {
         yield* allowance(mine).Settle({ renderJobId: job, outcome: "commit" })
         assert.deepStrictEqual(yield* left(mine), { remaining: 499, used: 1 })
 
-        const unknown = yield* Effect.flip(allowance(newUlid()).Reserve({ requestId: newUlid(), renderJobIds: [newUlid()] }))
+        const nobody = allowance(newUlid())
+        const unknown = yield* Effect.flip(nobody.Reserve({ requestId: newUlid(), renderJobIds: [newUlid()] }))
         assert.strictEqual(unknown._tag, "NotFound")
       }))
   })

@@ -1,5 +1,6 @@
-import { assert, describe, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { assert, describe, layer } from "@effect/vitest"
+import { Effect, Layer, Option } from "effect"
+import * as fs from "node:fs"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
@@ -7,6 +8,7 @@ import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { StorageRepo } from "../../src/media/StorageRepo.js"
 import { StorageUsage } from "../../src/media/StorageUsage.js"
 import { ClipRepo } from "../../src/renders/ClipRepo.js"
+import { ExportEntityLive } from "../../src/renders/ExportEntityLive.js"
 import { ExportFiles } from "../../src/renders/ExportFiles.js"
 import { ExportRepo } from "../../src/renders/ExportRepo.js"
 import { ExportViews } from "../../src/renders/ExportViews.js"
@@ -15,10 +17,11 @@ import { RenderedClips } from "../../src/renders/RenderedClips.js"
 import { RenderJobs } from "../../src/renders/RenderJobs.js"
 import { RenderJobsQuery } from "../../src/renders/RenderJobsQuery.js"
 import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { BlobStorage } from "../../src/storage/BlobStorage.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { serviceTestLayer } from "../support/ServiceLayer.js"
 
-const RendersReadsTest = Layer.mergeAll(RenderJobs.layer, ExportFiles.layer, RenderedClips.layer).pipe(
+const RendersTest = Layer.mergeAll(RenderJobs.layer, ExportFiles.layer, RenderedClips.layer, ExportEntityLive).pipe(
   Layer.provideMerge(Layer.mergeAll(ExportViews.layer, Identity.layer, StorageUsage.layer)),
   Layer.provideMerge(Layer.mergeAll(
     RenderRepo.layer,
@@ -29,7 +32,7 @@ const RendersReadsTest = Layer.mergeAll(RenderJobs.layer, ExportFiles.layer, Ren
     StorageRepo.layer,
     LocalBlobStorage.layer
   )),
-  Layer.provideMerge(serviceTestLayer("renders_reads"))
+  Layer.provideMerge(serviceTestLayer("renders_service"))
 )
 
 const renderPackage: RenderPackage = {
@@ -71,11 +74,15 @@ const queuedExport = (workspaceId: WorkspaceId) =>
     return id
   })
 
-/** A finished output's clip, kept with the workspace's rendered clips. */
+/** A finished output's clip, its file in the blob store, kept with the workspace's rendered clips. */
 const keptClip = (workspaceId: WorkspaceId, renderJobId: string) =>
   Effect.gen(function*() {
     const clipId = newUlid()
     const renders = yield* RenderRepo
+    const blobs = yield* BlobStorage
+    const temp = yield* blobs.tempPath(".mp4")
+    fs.writeFileSync(temp, Buffer.alloc(12_345, 7))
+    const stored = yield* blobs.putFile(`clips/${workspaceId}/${clipId}.mp4`, temp)
     yield* renders.insertClip(workspaceId, {
       id: clipId,
       renderJobId,
@@ -84,15 +91,15 @@ const keptClip = (workspaceId: WorkspaceId, renderJobId: string) =>
       width: 1080,
       height: 1920,
       durationMs: 4000,
-      byteSize: 12_345,
-      sha256: "ab".repeat(32),
-      blobKey: `clips/${workspaceId}/${clipId}.mp4`
+      byteSize: stored.byteSize,
+      sha256: stored.sha256,
+      blobKey: stored.key
     })
     yield* renders.setOutput(workspaceId, renderJobId, "9x16", "en", { state: "succeeded", progress: 1, clipId })
     const room = yield* (yield* StorageUsage).makeRoomForClip(workspaceId, clipId, 12_345)
     assert.isTrue(room.kept)
-    return clipId
-  })
+    return { clipId, blobKey: stored.key, sha256: stored.sha256 }
+  }).pipe(Effect.scoped)
 
 const twoWorkspaces = Effect.gen(function*() {
   const identity = yield* Identity
@@ -105,8 +112,9 @@ const twoWorkspaces = Effect.gen(function*() {
 const shape = (error: { readonly _tag: string; readonly message: string }, id: string) =>
   `${error._tag}: ${error.message.replaceAll(id, "<id>")}`
 
-describe("renders: reads are workspace-scoped", () => {
-  it.layer(RendersReadsTest, { timeout: 60_000 })((it) => {
+// The live clock: a discard goes through the export entity, whose polling the TestClock would hold still.
+describe("renders: jobs, exports and clips of a workspace", () => {
+  layer(RendersTest, { timeout: 60_000, excludeTestServices: true })((it) => {
     it.effect("another workspace's render job answers like a missing one; the log shows only the caller's", () =>
       Effect.gen(function*() {
         const jobs = yield* RenderJobs
@@ -131,7 +139,7 @@ describe("renders: reads are workspace-scoped", () => {
         assert.deepStrictEqual(log.jobs[0]!.outputs, [{ ratio: "9x16", locale: "en", state: "pending", error: null }])
       }))
 
-    it.effect("another workspace's export is not found by poll, reuse or discard; the queue spans every workspace", () =>
+    it.effect("another workspace's export is not found by poll, reuse or discard; one queue spans all workspaces", () =>
       Effect.gen(function*() {
         const views = yield* ExportViews
         const files = yield* ExportFiles
@@ -160,7 +168,7 @@ describe("renders: reads are workspace-scoped", () => {
       Effect.gen(function*() {
         const clips = yield* RenderedClips
         const { a, b } = yield* twoWorkspaces
-        const clipId = yield* keptClip(a, yield* queuedExport(a))
+        const { blobKey, clipId, sha256 } = yield* keptClip(a, yield* queuedExport(a))
 
         const listed = yield* clips.list(a)
         assert.deepStrictEqual(listed.clips.map((clip) => [clip.id, clip.byteSize]), [[clipId, 12_345]])
@@ -174,9 +182,34 @@ describe("renders: reads are workspace-scoped", () => {
         const { url } = yield* clips.metadata(a, clipId)
         const signed = new URL(url).searchParams
         const file = yield* clips.signedFile(clipId, signed.get("exp") ?? undefined, signed.get("sig") ?? undefined)
-        assert.deepStrictEqual(file, { blobKey: `clips/${a}/${clipId}.mp4`, sha256: "ab".repeat(32) })
+        assert.deepStrictEqual(file, { blobKey, sha256 })
         const refused = yield* Effect.flip(clips.signedFile(clipId, signed.get("exp") ?? undefined, "forged"))
         assert.strictEqual(refused._tag, "Forbidden")
+      }))
+
+    it.effect("a discard is applied once per request id; then the export and its video are gone", () =>
+      Effect.gen(function*() {
+        const views = yield* ExportViews
+        const clips = yield* RenderedClips
+        const exports = yield* ExportRepo
+        const { a, b } = yield* twoWorkspaces
+        const id = yield* queuedExport(a)
+        const { blobKey } = yield* keptClip(a, id)
+        yield* (yield* RenderRepo).finishIfOpen(a, id, "COMPLETED", null)
+        yield* exports.finish(a, id, "succeeded", null)
+        yield* exports.keep(a, id, true, null)
+        assert.strictEqual((yield* views.poll(a, id)).status, "succeeded")
+        assert.strictEqual((yield* Effect.flip(views.discard(b, id, newUlid())))._tag, "NotFound")
+
+        const requestId = newUlid()
+        assert.deepStrictEqual(yield* views.discard(a, id, requestId), { discarded: true })
+        assert.deepStrictEqual(yield* views.discard(a, id, requestId), { discarded: true })
+        assert.deepStrictEqual(yield* views.discard(a, id, newUlid()), { discarded: false })
+
+        assert.strictEqual((yield* Effect.flip(views.poll(a, id)))._tag, "NotFound")
+        assert.deepStrictEqual((yield* views.queue(a, new Date())).exports, [])
+        assert.deepStrictEqual((yield* clips.list(a)).clips, [])
+        assert.isTrue(Option.isNone(yield* (yield* BlobStorage).stat(blobKey)))
       }))
   })
 })
