@@ -23,10 +23,11 @@ export class StreamRecord extends Model.Class<StreamRecord>("StreamRecord")({
 }) {}
 
 /** The fields a stream update may change; an absent field stays as it is. */
-export interface StreamChanges {
-  readonly name?: string | undefined
-  readonly description?: string | undefined
-  readonly enabled?: boolean | undefined
-  readonly templateId?: string | undefined
-  readonly fieldMap?: FieldMap | undefined
-}
+export const StreamChanges = Schema.Struct({
+  name: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String),
+  enabled: Schema.optional(Schema.Boolean),
+  templateId: Schema.optional(Schema.String),
+  fieldMap: Schema.optional(FieldMap)
+})
+export type StreamChanges = typeof StreamChanges.Type

@@ -1,14 +1,12 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
-import { type StreamChanges, StreamRecord } from "./StreamRecord.js"
+import { StreamChanges, StreamRecord } from "./StreamRecord.js"
 import { groupCommit } from "../sql/GroupCommit.js"
 
-interface StreamUpdate {
-  readonly id: string
-  readonly workspaceId: WorkspaceId
-  readonly changes: StreamChanges
-}
+/** One stream's change in a group-committed update. */
+const StreamUpdate = Schema.Struct({ id: Schema.String, workspaceId: WorkspaceId, changes: StreamChanges })
+type StreamUpdate = typeof StreamUpdate.Type
 
 const columns = "id, workspace_id, name, description, enabled, template_id, field_map, last_received_at, " +
   "last_sample, create_request_id, created_at, updated_at, deleted_at"
@@ -46,8 +44,11 @@ const make = Effect.gen(function*() {
       sql`UPDATE streams SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
           WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
-  const updateAll = (items: ReadonlyArray<StreamUpdate>) =>
-    sql<{ id: string }>`UPDATE streams s SET
+  const updateAll = SqlSchema.findAll({
+    Request: Schema.Array(StreamUpdate),
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: (items) =>
+      sql`UPDATE streams s SET
         name = coalesce(u.name, s.name),
         description = coalesce(u.description, s.description),
         enabled = coalesce(u.enabled, s.enabled),
@@ -60,7 +61,11 @@ const make = Effect.gen(function*() {
         ${items.map((u) => u.changes.fieldMap === undefined ? null : JSON.stringify(u.changes.fieldMap))}::jsonb[])
         AS u(id, workspace_id, name, description, enabled, template_id, field_map)
       WHERE s.id = u.id AND s.workspace_id = u.workspace_id AND s.deleted_at IS NULL
-      RETURNING s.id`.pipe(
+      RETURNING s.id`
+  })
+  /** For each change, whether it found its live stream in its workspace. */
+  const applyAll = (items: ReadonlyArray<StreamUpdate>) =>
+    updateAll(items).pipe(
       Effect.map((rows) => {
         const changed = new Set(rows.map((row) => row.id))
         return items.map((u) => changed.has(u.id))
@@ -74,8 +79,8 @@ const make = Effect.gen(function*() {
     span: { name: "sql.execute", attributes: { "db.system.name": "postgresql", "db.operation.name": "UPDATE streams" } },
     many: (items: ReadonlyArray<StreamUpdate>) =>
       new Set(items.map((u) => u.id)).size === items.length
-        ? updateAll(items)
-        : Effect.map(Effect.forEach(items, (u) => updateAll([u])), (answers) => answers.flat())
+        ? applyAll(items)
+        : Effect.map(Effect.forEach(items, (u) => applyAll([u])), (answers) => answers.flat())
   })
 
   return {
