@@ -1,9 +1,9 @@
 import { Layer } from "effect"
-import { WorkspaceAllowanceEntityLive } from "../src/renders/WorkspaceAllowanceEntityLive.js"
+import { WorkspaceAllowanceEntityLive } from "../src/renders/allowance/WorkspaceAllowanceEntityLive.js"
 import { BrandEntityLive } from "../src/brands/BrandEntityLive.js"
 import { MessageRetentionLive } from "./MessageRetention.js"
-import { ExportEntityLive } from "../src/renders/ExportEntityLive.js"
-import { RenderRunnerEntityLive } from "../src/renders/RenderRunnerEntityLive.js"
+import { ExportEntityLive } from "../src/renders/exports/ExportEntityLive.js"
+import { RenderRunnerEntityLive } from "../src/renders/jobs/RenderRunnerEntityLive.js"
 import { StreamEntityLive } from "../src/streams/StreamEntityLive.js"
 
 /** What every runner hosts: all entities, singletons and crons. */

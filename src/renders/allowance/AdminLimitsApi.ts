@@ -1,0 +1,29 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { NotFound, SchemaValidation } from "../../domain/Errors.js"
+import { AdminAuthentication } from "../../http/Security.js"
+import { AccountPath } from "../../identity/AdminApi.js"
+import { QuotaBlock } from "./Quota.js"
+
+// The limits are PostgreSQL `integer` columns: a larger number would be a 500 there.
+const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative(), Schema.lessThanOrEqualTo(2_147_483_647))
+
+/** The operator's limits route: it answers the render quota, so it lives with the allowance it changes. */
+export class AdminLimitsApi extends HttpApiGroup.make("adminLimits")
+  .add(
+    HttpApiEndpoint.put("setLimits", "/workspaces/:accountId/limits")
+      .setPath(AccountPath)
+      .setPayload(Schema.Struct({
+        renderAllowance: Schema.optional(NonNegativeInt),
+        storageMb: Schema.optional(NonNegativeInt),
+        seats: Schema.optional(NonNegativeInt)
+      }))
+      .addSuccess(Schema.Struct({ quota: QuotaBlock }))
+      .addError(NotFound)
+  )
+  .addError(SchemaValidation)
+  .middleware(AdminAuthentication)
+  .prefix("/admin")
+  .annotate(OpenApi.Title, "Admin")
+  .annotate(OpenApi.Description, "Operator routes (CONTRACT.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+{}

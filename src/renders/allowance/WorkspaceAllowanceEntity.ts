@@ -1,0 +1,35 @@
+import { ClusterSchema, Entity } from "@effect/cluster"
+import { Rpc } from "@effect/rpc"
+import { PrimaryKey, Schema } from "effect"
+import { NotFound, RateLimited, UpstreamUnavailable } from "../../domain/Errors.js"
+
+/** Reserves one video per render job, all or none (a batch is verified whole before anything starts). */
+export class Reserve extends Schema.Class<Reserve>("WorkspaceAllowance/Reserve")({
+  requestId: Schema.String,
+  renderJobIds: Schema.Array(Schema.String)
+}) {
+  [PrimaryKey.symbol]() {
+    return `reserve:${this.requestId}`
+  }
+}
+
+export class Settle extends Schema.Class<Settle>("WorkspaceAllowance/Settle")({
+  renderJobId: Schema.String,
+  outcome: Schema.Literal("commit", "release")
+}) {
+  [PrimaryKey.symbol]() {
+    return `${this.outcome}:${this.renderJobId}`
+  }
+}
+
+/**
+ * One supervisor per workspace (entity id = workspace id). Its mailbox serialises every reservation of the
+ * workspace, so parallel submits can never spend more than the allowance.
+ */
+export const WorkspaceAllowanceEntity = Entity.make("WorkspaceAllowance", [
+  Rpc.make("Reserve", {
+    payload: Reserve,
+    error: Schema.Union(RateLimited, UpstreamUnavailable, NotFound)
+  }),
+  Rpc.make("Settle", { payload: Settle })
+]).annotateRpcs(ClusterSchema.Persisted, true)

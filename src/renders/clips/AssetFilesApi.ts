@@ -1,0 +1,26 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { SignedQuery } from "./RenderedClip.js"
+import { Forbidden, NotFound } from "../../domain/Errors.js"
+
+/**
+ * Signed asset downloads (`url` of asset metadata, rendered clips and render jobs). No Authentication middleware: the
+ * signature (`exp`, `sig`) is the authorisation, so these routes never look at a bearer.
+ */
+export class AssetFilesApi extends HttpApiGroup.make("assetFiles")
+  .add(
+    HttpApiEndpoint.get("download", "/assets/:id/download")
+      .setPath(Schema.Struct({ id: Schema.String }))
+      .setUrlParams(SignedQuery)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
+      .annotate(
+        OpenApi.Description,
+        "The clip's bytes (`video/mp4`, inline); `Range` answers 206, an unsatisfiable range 416. No credential. " +
+          "A missing, tampered or expired signature: 403; a removed clip: 404."
+      )
+  )
+  .addError(Forbidden)
+  .addError(NotFound)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Asset downloads")
+{}

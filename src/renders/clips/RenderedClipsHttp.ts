@@ -1,0 +1,41 @@
+import { HttpApiBuilder } from "@effect/platform"
+import { Effect } from "effect"
+import { ClipwrightApi } from "../../Api.js"
+import { CLIP_MIME_TYPE } from "./RenderedClip.js"
+import { NotFound } from "../../domain/Errors.js"
+import { inWorkspace } from "../../domain/Principal.js"
+import { RenderedClips } from "./RenderedClips.js"
+import { BlobStorage } from "../../storage/BlobStorage.js"
+import { blobResponse } from "../../http/FileResponses.js"
+
+
+
+const gone = (id: string) => Effect.fail(new NotFound({ message: `Rendered clip ${id} is gone.` }))
+
+export const RenderedClipsHttpLive = HttpApiBuilder.group(ClipwrightApi, "renderedClips", (handlers) =>
+  Effect.gen(function*() {
+    const clips = yield* RenderedClips
+    return handlers
+      .handle("renders", () => inWorkspace(clips.list))
+      .handle("deleteRender", ({ path }) => inWorkspace((workspaceId) => clips.remove(workspaceId, path.id)))
+      .handle("asset", ({ path }) => inWorkspace((workspaceId) => clips.metadata(workspaceId, path.id)))
+  }))
+
+/** Signed downloads: no bearer is read; the signature is checked by `RenderedClips.signedFile`. */
+export const AssetFilesHttpLive = HttpApiBuilder.group(ClipwrightApi, "assetFiles", (handlers) =>
+  Effect.gen(function*() {
+    const clips = yield* RenderedClips
+    const blobs = yield* BlobStorage
+    return handlers.handle("download", ({ path, urlParams }) =>
+      Effect.flatMap(clips.signedFile(path.id, urlParams.exp, urlParams.sig), (file) =>
+        blobResponse(file.blobKey, {
+          contentType: CLIP_MIME_TYPE,
+          disposition: "inline",
+          filename: `${path.id}.mp4`,
+          etag: file.sha256,
+          cacheControl: "private"
+        }).pipe(
+          Effect.provideService(BlobStorage, blobs),
+          Effect.catchTag("BlobNotFound", () => gone(path.id))
+        )))
+  }))

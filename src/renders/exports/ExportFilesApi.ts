@@ -1,0 +1,25 @@
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { Forbidden, NotFound } from "../../domain/Errors.js"
+import { LinkQuery } from "./KeptExport.js"
+
+/**
+ * Export links (`POST /v1/direct-export/video/{jobId}/link`). No Authentication middleware: the key in the link is the
+ * authorisation, so these routes never look at a bearer.
+ */
+export class ExportFilesApi extends HttpApiGroup.make("exportFiles")
+  .add(
+    HttpApiEndpoint.get("linked", "/export-files/:jobId")
+      .setPath(Schema.Struct({ jobId: Schema.String }))
+      .setUrlParams(LinkQuery)
+      .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
+      .annotate(
+        OpenApi.Description,
+        "The exported .mp4 through a link; no credential. A wrong, tampered or expired key: 403; the video gone: 404."
+      )
+  )
+  .addError(Forbidden)
+  .addError(NotFound)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Export links")
+{}

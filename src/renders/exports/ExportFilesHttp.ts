@@ -1,0 +1,31 @@
+import { Headers, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
+import { Effect } from "effect"
+import { ClipwrightApi } from "../../Api.js"
+import { NotFound } from "../../domain/Errors.js"
+import { ExportFiles, type VideoFile } from "./ExportFiles.js"
+import { BlobStorage, type BlobStorageService } from "../../storage/BlobStorage.js"
+import { blobResponse } from "../../http/FileResponses.js"
+
+/** An exported mp4, inline under its descriptive name; byte ranges only when the file says so (kept videos). */
+export const videoResponse = (storage: BlobStorageService, file: VideoFile) =>
+  blobResponse(file.blobKey, {
+    contentType: "video/mp4",
+    disposition: "inline",
+    filename: file.filename,
+    etag: file.etag,
+    cacheControl: "private",
+    ...(file.ranges ? {} : { requestHeaders: Headers.empty })
+  }).pipe(
+    Effect.map((response) => file.ranges ? response : HttpServerResponse.setHeader(response, "accept-ranges", "none")),
+    Effect.provideService(BlobStorage, storage),
+    Effect.catchTag("BlobNotFound", () => Effect.fail(new NotFound({ message: "The video of this export is gone." })))
+  )
+
+/** Export links: no bearer is read; the key in the link is checked by `ExportFiles.linkedFile`. */
+export const ExportFilesHttpLive = HttpApiBuilder.group(ClipwrightApi, "exportFiles", (handlers) =>
+  Effect.gen(function*() {
+    const files = yield* ExportFiles
+    const storage = yield* BlobStorage
+    return handlers.handle("linked", ({ path, urlParams }) =>
+      Effect.flatMap(files.linkedFile(path.jobId, urlParams.key), (file) => videoResponse(storage, file)))
+  }))

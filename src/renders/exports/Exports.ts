@@ -1,0 +1,116 @@
+import { Context, Effect, FiberRef, Layer } from "effect"
+import { newUlid } from "../../domain/Ulid.js"
+import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
+import { ExportEntity } from "./ExportEntity.js"
+import { detailAt, SchemaValidation } from "../../domain/Errors.js"
+import { type BatchBody, MAX_BATCH, type VideoBody } from "./Export.js"
+import type { Principal } from "../../domain/Principal.js"
+import type { RenderPackage } from "../jobs/RenderJob.js"
+import { CurrentRequestId } from "../../domain/RequestId.js"
+import { durationMsOf } from "../../render/Scene.js"
+import { BrandLooks } from "../../brands/BrandLooks.js"
+import type { BrandRef } from "../../brands/BrandLooks.js"
+import type { ResolvedBuild } from "../../templates/Template.js"
+import { entityCall } from "../../domain/EntityCalls.js"
+import { type BuildRequest, checkExport, resolveExportBuild } from "./ExportChecks.js"
+
+const DEFAULT_LOCALE = "en"
+
+/** The package records the brand's id and name; its look is resolved from the id when the clip is drawn. */
+const packageFor = (
+  resolved: ResolvedBuild,
+  body: BuildRequest,
+  ratio: string,
+  locale: string,
+  brand: BrandRef | null
+): RenderPackage => ({
+  template: {
+    id: resolved.template.id,
+    name: resolved.template.name,
+    variant: resolved.variant.name,
+    version: resolved.build.version
+  },
+  content: body.data,
+  brand: brand === null ? null : { id: brand.id, name: brand.name },
+  channel: null,
+  options: { outputs: [{ ratio, locale }], priority: false }
+})
+
+const make = Effect.gen(function*() {
+  const allowance = yield* WorkspaceAllowanceEntity.client
+  const exports = yield* ExportEntity.client
+  const looks = yield* BrandLooks
+  const check = (...args: Parameters<typeof checkExport>) =>
+    Effect.provideService(checkExport(...args), BrandLooks, looks)
+
+  const timing = Effect.fn("Exports.timing")(function*(body: BuildRequest) {
+    const resolved = yield* resolveExportBuild(body, false)
+    yield* check(resolved, body, [])
+    const { duration, fps } = resolved.build
+    return { fps, frames: duration.frames, durationMs: durationMsOf({ fps, frames: duration.frames }) }
+  })
+
+  /** Verifies everything for every output, reserves the allowance for all, then starts them one by one. */
+  const start = Effect.fn("Exports.start")(function*(
+    principal: Principal,
+    body: BuildRequest & { readonly title?: string | undefined },
+    outputs: ReadonlyArray<{ ratio: string; locale: string }>
+  ) {
+    const resolved = yield* resolveExportBuild(body, true)
+    const { brand } = yield* check(resolved, body, outputs, principal.workspaceId)
+    const jobs = outputs.map((o) => ({ ...o, jobId: newUlid() }))
+    const requestId = yield* FiberRef.get(CurrentRequestId)
+    yield* entityCall(allowance(principal.workspaceId).Reserve({ requestId, renderJobIds: jobs.map((j) => j.jobId) }))
+    const started: Array<{ jobId: string; ratio: string; locale: string }> = []
+    let problem: string | null = null
+    for (const job of jobs) {
+      const created = yield* exports(job.jobId).Create({
+        workspaceId: principal.workspaceId,
+        createdBy: `apikey:${principal.keyId}`,
+        templateName: resolved.template.name,
+        brandName: brand?.name ?? null,
+        title: body.title ?? null,
+        package: packageFor(resolved, body, job.ratio, job.locale, brand)
+      }).pipe(Effect.either)
+      if (created._tag === "Left") {
+        // The reservations of jobs that never started go back.
+        for (const left of jobs.slice(started.length)) {
+          yield* allowance(principal.workspaceId).Settle({ renderJobId: left.jobId, outcome: "release" }, { discard: true }).pipe(
+            Effect.ignore
+          )
+        }
+        problem = `${started.length} of ${jobs.length} started; the renderers refused the rest (${created.left._tag}).`
+        break
+      }
+      started.push({ jobId: job.jobId, ratio: job.ratio, locale: job.locale })
+    }
+    return { started, problem }
+  })
+
+  const video = (principal: Principal, body: VideoBody) =>
+    start(principal, body, [{ ratio: body.ratio, locale: body.locale ?? DEFAULT_LOCALE }]).pipe(
+      Effect.flatMap(({ problem, started }) =>
+        started[0] === undefined
+          ? Effect.dieMessage(problem ?? "export did not start")
+          : Effect.succeed({ jobId: started[0].jobId })
+      )
+    )
+
+  const batch = (principal: Principal, body: BatchBody) => {
+    const locales = body.locales ?? [DEFAULT_LOCALE]
+    const outputs = [...new Set(body.ratios)].flatMap((ratio) => [...new Set(locales)].map((locale) => ({ ratio, locale })))
+    if (outputs.length > MAX_BATCH) {
+      return Effect.fail(new SchemaValidation({
+        message: `A batch draws at most ${MAX_BATCH} videos (ratios × locales); this one asks for ${outputs.length}.`,
+        details: [detailAt(["ratios"], `ratios × locales must be at most ${MAX_BATCH}`, "maxItems")]
+      }))
+    }
+    return start(principal, body, outputs).pipe(Effect.map(({ problem, started }) => ({ jobs: started, problem })))
+  }
+
+  return { timing, video, batch }
+})
+
+export class Exports extends Context.Tag("clipwright/services/Exports")<Exports, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(Exports, make)
+}

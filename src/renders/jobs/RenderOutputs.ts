@@ -1,0 +1,109 @@
+import { Context, Duration, Effect, Either, Layer, Ref, Schedule } from "effect"
+import { newUlid } from "../../domain/Ulid.js"
+import type { RenderError } from "../../render/RenderError.js"
+import { Renderer } from "../../render/Renderer.js"
+import type { RenderJobRecord } from "./RenderJobRecord.js"
+import { RenderRepo } from "./RenderRepo.js"
+import { BlobStorage } from "../../storage/BlobStorage.js"
+import { resolveBuild } from "../../templates/TemplateRegistry.js"
+import type { Content } from "../../templates/Template.js"
+import { BrandLooks } from "../../brands/BrandLooks.js"
+import { sceneFor, sizeOf } from "./Scenes.js"
+
+export interface Outcome {
+  readonly state: "COMPLETED" | "PARTIAL" | "FAILED" | "TIMED_OUT"
+  readonly error: string | null
+}
+
+type Failure = { readonly kind: "failed" | "timed_out"; readonly message: string }
+
+/** Generous: a render on a loaded node may run several times slower than real time. */
+const timeoutFor = (frames: number, fps: number) => Duration.seconds(Math.max(60, (frames / fps) * 20))
+
+const describe = (e: RenderError): string =>
+  e._tag === "DrawFailed" ? `${e.stage}: ${e.message}` : e._tag === "InvalidScene" ? e.message : e._tag
+
+/**
+ * Draws every output of a render job in this node's process tree: ratio × locale, one retry after a failure or a
+ * timeout (the spec's one retry on 502/504), progress written as it goes, finished files moved into the blob store.
+ */
+const make = Effect.gen(function*() {
+  const repo = yield* RenderRepo
+  const blobs = yield* BlobStorage
+  const looks = yield* BrandLooks
+  const renderer = yield* Renderer
+
+  const drawOne = (job: RenderJobRecord, ratio: string, locale: string) =>
+    Effect.scoped(Effect.gen(function*() {
+      const resolved = resolveBuild(job.templateId, { variant: job.templateVariant, version: job.templateVersion })
+      if (Either.isLeft(resolved)) return yield* Effect.fail<Failure>({ kind: "failed", message: "template build is gone" })
+      const build = resolved.right.build
+      // The brand is looked up by the id the package stores, now, at draw time (see BrandLooks).
+      const output = { ...sizeOf(ratio), ratio, locale }
+      const extras = yield* looks.extrasFor(job.workspaceId, job.package.brand?.id ?? null, job.package.content, output)
+      const scene = sceneFor(build, job.package.content as Content, ratio, locale, extras)
+      const progress = yield* Ref.make(0)
+      const temp = yield* blobs.tempPath(".mp4")
+      const flush = Effect.flatMap(Ref.get(progress), (p) =>
+        repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: "rendering", progress: p }).pipe(
+          Effect.zipRight(repo.refreshProgress(job.workspaceId, job.id))
+        ))
+      yield* flush.pipe(Effect.repeat(Schedule.spaced("1 second")), Effect.delay("1 second"), Effect.forkScoped)
+      const result = yield* renderer.clip(scene, {
+        outputPath: temp,
+        onProgress: (fraction) => Ref.set(progress, fraction)
+      }).pipe(
+        Effect.timeoutFail({
+          duration: timeoutFor(scene.frames, scene.fps),
+          onTimeout: (): Failure => ({ kind: "timed_out", message: "the renderer took too long" })
+        }),
+        Effect.mapError((e): Failure => "kind" in e ? e : { kind: "failed", message: describe(e) })
+      )
+      yield* repo.setState(job.workspaceId, job.id, "DOWNLOADING")
+      const clipId = newUlid()
+      const stored = yield* blobs.putFile(`clips/${job.workspaceId}/${clipId}.mp4`, temp)
+      yield* repo.insertClip(job.workspaceId, {
+        id: clipId,
+        renderJobId: job.id,
+        ratio,
+        locale,
+        width: result.width,
+        height: result.height,
+        durationMs: result.durationMs,
+        byteSize: stored.byteSize,
+        sha256: stored.sha256,
+        blobKey: stored.key
+      })
+      yield* repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: "succeeded", progress: 1, clipId })
+      yield* repo.refreshProgress(job.workspaceId, job.id)
+    }))
+
+  const drawAll = Effect.fn("RenderOutputs.drawAll")(function*(job: RenderJobRecord) {
+    yield* repo.setState(job.workspaceId, job.id, "RENDERING")
+    const failures: Array<Failure> = []
+    for (const { locale, ratio } of job.package.options.outputs) {
+      const attempt = drawOne(job, ratio, locale).pipe(Effect.retry({ times: 1 }), Effect.either)
+      const outcome = yield* attempt
+      if (Either.isLeft(outcome)) {
+        failures.push(outcome.left)
+        const { kind, message } = outcome.left
+        yield* repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: kind, progress: 0, error: message })
+      }
+    }
+    yield* repo.setState(job.workspaceId, job.id, "STORED")
+    const total = job.package.options.outputs.length
+    const error = failures.map((f) => f.message).join("; ") || null
+    if (failures.length === 0) return { state: "COMPLETED", error } satisfies Outcome
+    if (failures.length < total) return { state: "PARTIAL", error } satisfies Outcome
+    return { state: failures.every((f) => f.kind === "timed_out") ? "TIMED_OUT" : "FAILED", error } satisfies Outcome
+  })
+
+  return { drawAll }
+})
+
+export class RenderOutputs extends Context.Tag("clipwright/services/RenderOutputs")<
+  RenderOutputs,
+  Effect.Effect.Success<typeof make>
+>() {
+  static readonly layer = Layer.effect(RenderOutputs, make)
+}

@@ -1,0 +1,179 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, Layer, Option, Schema } from "effect"
+import { WorkspaceId } from "../../domain/Principal.js"
+import { ClipRecord } from "../clips/ClipRecord.js"
+import { RenderJobState, RenderOutputState, TerminalState } from "./RenderJob.js"
+import { RenderJobRecord } from "./RenderJobRecord.js"
+import { RenderOutputRecord } from "./RenderOutputRecord.js"
+
+/** What a job's creator says; the template columns and counts come from its package, the rest are defaults. */
+export type NewRenderJob = Pick<
+  typeof RenderJobRecord.insert.Type,
+  "id" | "origin" | "details" | "postTitle" | "package" | "templateName"
+>
+export type NewClip = Omit<typeof ClipRecord.insert.Type, "workspaceId">
+
+const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
+const Count = Schema.Struct({ n: Schema.Number })
+
+/**
+ * Render jobs, their outputs and their clips, as the render runner and export entities write them. Every method
+ * names the workspace, except the two a whole-cluster answer needs (`findJobUnscoped`, `waitingInCluster`).
+ */
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const findJob = SqlSchema.findOne({
+    Request: ById,
+    Result: RenderJobRecord,
+    execute: ({ id, workspaceId }) => sql`SELECT * FROM render_jobs WHERE id = ${id} AND workspace_id = ${workspaceId}`
+  })
+  const findJobUnscoped = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: RenderJobRecord,
+    execute: (id) => sql`SELECT * FROM render_jobs WHERE id = ${id}`
+  })
+  const waitingAhead = SqlSchema.single({
+    Request: ById,
+    Result: Count,
+    // `me` is the workspace's job; the renders ahead of it are the whole cluster's (one queue for every workspace).
+    execute: ({ id, workspaceId }) =>
+      sql`SELECT count(*)::int AS n FROM render_jobs w, render_jobs me
+          WHERE me.id = ${id} AND me.workspace_id = ${workspaceId}
+            AND w.state IN ('PENDING', 'SUBMITTED') AND w.id <> me.id
+            AND (w.priority > me.priority OR (w.priority = me.priority AND w.submitted_at < me.submitted_at))`
+  })
+  const waitingCount = SqlSchema.single({
+    Request: Schema.Void,
+    Result: Count,
+    execute: () => sql`SELECT count(*)::int AS n FROM render_jobs WHERE state IN ('PENDING', 'SUBMITTED')`
+  })
+  const insertJob = SqlSchema.void({
+    Request: Schema.Struct({ job: RenderJobRecord.insert, outputs: Schema.Array(RenderOutputRecord.insert) }),
+    execute: ({ job, outputs }) =>
+      sql.withTransaction(Effect.gen(function*() {
+        yield* sql`INSERT INTO render_jobs ${sql.insert(job)} ON CONFLICT (id) DO NOTHING`
+        for (const output of outputs) {
+          yield* sql`INSERT INTO render_outputs ${sql.insert(output)} ON CONFLICT DO NOTHING`
+        }
+      }))
+  })
+  const setState = SqlSchema.void({
+    Request: Schema.Struct({
+      ...ById.fields,
+      state: RenderJobState,
+      error: Schema.optional(Schema.NullOr(Schema.String)),
+      attempt: Schema.optional(Schema.Number)
+    }),
+    execute: ({ attempt, error, id, state, workspaceId }) =>
+      sql`UPDATE render_jobs SET state = ${state},
+            error = ${error === undefined ? sql`error` : error},
+            attempt = ${attempt === undefined ? sql`attempt` : attempt},
+            started_at = CASE WHEN ${state} = 'RENDERING' AND started_at IS NULL THEN now() ELSE started_at END,
+            finished_at = CASE WHEN ${state} IN ('COMPLETED', 'PARTIAL', 'FAILED', 'TIMED_OUT', 'CANCELLED')
+              THEN now() ELSE finished_at END
+          WHERE id = ${id} AND workspace_id = ${workspaceId}`
+  })
+  const finishIfOpen = SqlSchema.findOne({
+    Request: Schema.Struct({ ...ById.fields, state: TerminalState, error: Schema.NullOr(Schema.String) }),
+    Result: Schema.Struct({ id: RenderJobRecord.fields.id }),
+    execute: ({ error, id, state, workspaceId }) =>
+      sql`UPDATE render_jobs SET state = ${state}, error = ${error}, finished_at = now()
+          WHERE id = ${id} AND workspace_id = ${workspaceId}
+            AND state NOT IN ('COMPLETED', 'PARTIAL', 'FAILED', 'TIMED_OUT', 'CANCELLED')
+          RETURNING id`
+  })
+  const setOutput = SqlSchema.void({
+    Request: Schema.Struct({
+      ...ById.fields,
+      ratio: Schema.String,
+      locale: Schema.String,
+      state: RenderOutputState,
+      progress: Schema.Number,
+      error: Schema.NullOr(Schema.String),
+      clipId: Schema.NullOr(Schema.String)
+    }),
+    execute: (o) =>
+      sql`UPDATE render_outputs o SET state = ${o.state}, progress = ${o.progress},
+            error = ${o.error}, clip_id = coalesce(${o.clipId}, clip_id)
+          FROM render_jobs j
+          WHERE o.render_job_id = ${o.id} AND o.ratio = ${o.ratio} AND o.locale = ${o.locale}
+            AND j.id = o.render_job_id AND j.workspace_id = ${o.workspaceId}`
+  })
+  const refreshProgress = SqlSchema.void({
+    Request: ById,
+    // Progress is the mean over outputs, finished ones counting whole.
+    execute: ({ id, workspaceId }) =>
+      sql`UPDATE render_jobs j SET progress = o.mean, outputs_succeeded = o.succeeded
+          FROM (SELECT avg(CASE WHEN state = 'succeeded' THEN 1 ELSE progress END) AS mean,
+                       count(*) FILTER (WHERE state = 'succeeded')::int AS succeeded
+                FROM render_outputs WHERE render_job_id = ${id}) o
+          WHERE j.id = ${id} AND j.workspace_id = ${workspaceId}`
+  })
+  const insertClip = SqlSchema.void({
+    Request: ClipRecord.insert,
+    execute: (clip) => sql`INSERT INTO clips ${sql.insert(clip)} ON CONFLICT (id) DO NOTHING`
+  })
+
+  return {
+    findJob: (workspaceId: WorkspaceId, id: string) => Effect.orDie(findJob({ workspaceId, id })),
+    /** By id alone: the render runner and export entities own the job whose id is their entity id. */
+    findJobUnscoped: (id: string) => Effect.orDie(findJobUnscoped(id)),
+    /** Renders waiting for a slot before this one, across the whole cluster (the export's `ahead`). */
+    ahead: (workspaceId: WorkspaceId, id: string) =>
+      Effect.orDie(Effect.map(waitingAhead({ workspaceId, id }), (r) => r.n)),
+    /** Renders waiting in the whole cluster: the allowance supervisor's measure of a full queue. */
+    waitingInCluster: Effect.orDie(Effect.map(waitingCount(undefined), (r) => r.n)),
+    /** The job and one pending output per ratio × locale of its package; a job already there stays as it is. */
+    insertJob: (workspaceId: WorkspaceId, job: NewRenderJob) =>
+      Effect.orDie(insertJob({
+        job: RenderJobRecord.insert.make({
+          ...job,
+          workspaceId,
+          templateId: job.package.template.id,
+          templateVariant: job.package.template.variant,
+          templateVersion: job.package.template.version,
+          priority: job.package.options.priority ? 1 : 0,
+          outputsRequested: job.package.options.outputs.length
+        }),
+        outputs: job.package.options.outputs.map((o) =>
+          RenderOutputRecord.insert.make({ renderJobId: job.id, ratio: o.ratio, locale: o.locale })
+        )
+      })),
+    setState: (
+      workspaceId: WorkspaceId,
+      id: string,
+      state: RenderJobState,
+      extra: { error?: string | null; attempt?: number } = {}
+    ) => Effect.orDie(setState({ workspaceId, id, state, ...extra })),
+    /** Moves to a final state only from an open one; answers whether it moved (so a cancel wins once). */
+    finishIfOpen: (workspaceId: WorkspaceId, id: string, state: TerminalState, error: string | null) =>
+      finishIfOpen({ workspaceId, id, state, error }).pipe(Effect.map(Option.isSome), Effect.orDie),
+    setOutput: (
+      workspaceId: WorkspaceId,
+      id: string,
+      ratio: string,
+      locale: string,
+      o: { state: RenderOutputState; progress: number; error?: string | null; clipId?: string | null }
+    ) =>
+      Effect.orDie(setOutput({
+        workspaceId,
+        id,
+        ratio,
+        locale,
+        state: o.state,
+        progress: o.progress,
+        error: o.error ?? null,
+        clipId: o.clipId ?? null
+      })),
+    refreshProgress: (workspaceId: WorkspaceId, id: string) => Effect.orDie(refreshProgress({ workspaceId, id })),
+    insertClip: (workspaceId: WorkspaceId, clip: NewClip) =>
+      Effect.orDie(insertClip(ClipRecord.insert.make({ ...clip, workspaceId })))
+  }
+})
+
+export class RenderRepo extends Context.Tag("clipwright/sql/RenderRepo")<
+  RenderRepo,
+  Effect.Effect.Success<typeof make>
+>() {
+  static readonly layer = Layer.effect(RenderRepo, make)
+}

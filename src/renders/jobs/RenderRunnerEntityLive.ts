@@ -1,0 +1,71 @@
+import { Entity } from "@effect/cluster"
+import { Deferred, Effect, Option } from "effect"
+import type { WorkspaceId } from "../../domain/Principal.js"
+import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
+import { ExportEntity } from "../exports/ExportEntity.js"
+import { isTerminal, type RenderJobState } from "./RenderJob.js"
+import { RenderRepo } from "./RenderRepo.js"
+import { RenderCapacity } from "../allowance/RenderCapacity.js"
+import { RenderOutputs } from "./RenderOutputs.js"
+import { RenderRunnerEntity } from "./RenderRunnerEntity.js"
+
+const cancelledOutcome = { state: "CANCELLED", error: "cancelled" } as const
+
+export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
+  Effect.gen(function*() {
+    const jobId = (yield* Entity.CurrentAddress).entityId
+    const repo = yield* RenderRepo
+    const capacity = yield* RenderCapacity
+    const outputs = yield* RenderOutputs
+    const allowance = yield* WorkspaceAllowanceEntity.client
+    const exports = yield* ExportEntity.client
+    const cancelled = yield* Deferred.make<void>()
+
+    // The entity id is the render job's id: this entity owns the row, and learns its workspace from it.
+    const ownJob = repo.findJobUnscoped(jobId).pipe(Effect.map(Option.getOrUndefined))
+
+    const announce = (workspaceId: WorkspaceId, origin: string, state: RenderJobState) =>
+      Effect.all([
+        allowance(workspaceId).Settle(
+          { renderJobId: jobId, outcome: state === "COMPLETED" || state === "PARTIAL" ? "commit" : "release" },
+          { discard: true }
+        ),
+        origin === "export" ? exports(jobId).RenderEnded({ state }, { discard: true }) : Effect.void
+      ], { discard: true }).pipe(Effect.orDie)
+
+    const run = Effect.gen(function*() {
+      const job = yield* ownJob
+      if (job === undefined) return
+      if (isTerminal(job.state)) return yield* announce(job.workspaceId, job.origin, job.state)
+      // A re-delivered Start (the node that had it died) draws again from the beginning.
+      const state = yield* capacity.withSlot(
+        Effect.gen(function*() {
+          if (yield* Deferred.isDone(cancelled)) return cancelledOutcome
+          yield* repo.setState(job.workspaceId, jobId, "SUBMITTED", { attempt: job.attempt + 1 })
+          return yield* outputs.drawAll(job)
+        })
+      ).pipe(Effect.raceFirst(Effect.as(Deferred.await(cancelled), cancelledOutcome)))
+      const moved = yield* repo.finishIfOpen(job.workspaceId, jobId, state.state, state.error)
+      // Another end (a cancel) won the race: announce the state that stands.
+      const final = moved ? state.state : Option.match(yield* repo.findJob(job.workspaceId, jobId), {
+        onNone: () => state.state,
+        onSome: (j) => j.state
+      })
+      yield* announce(job.workspaceId, job.origin, final)
+    })
+
+    return RenderRunnerEntity.of({
+      Start: () => run.pipe(Effect.withSpan("RenderRunner.start", { attributes: { jobId } })),
+      Cancel: ({ payload }) =>
+        Effect.gen(function*() {
+          const job = yield* ownJob
+          const moved = job === undefined
+            ? false
+            : yield* repo.finishIfOpen(job.workspaceId, jobId, "CANCELLED", payload.reason)
+          yield* Deferred.succeed(cancelled, undefined)
+          return { stopped: moved }
+        }).pipe(Effect.withSpan("RenderRunner.cancel", { attributes: { jobId } }))
+    })
+  }),
+  { concurrency: "unbounded", maxIdleTime: "2 minutes" }
+)
