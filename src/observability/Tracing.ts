@@ -6,7 +6,7 @@ export const TracingLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isNone(config.otlpEndpoint)) return Layer.empty
   const url = `${config.otlpEndpoint.value.replace(/\/+$/, "")}/v1/traces`
-  // Imported only here: loading the SDK and exporter costs every start about 150 ms, most of which never export.
+  // Imported only when exporting: loading the SDK and exporter would slow every start, and most never export.
   const [{ NodeSdk }, { OTLPTraceExporter }, { BatchSpanProcessor }] = yield* Effect.promise(() =>
     Promise.all([
       import("@effect/opentelemetry"),

@@ -8,23 +8,20 @@ import * as fs from "node:fs"
 import * as path from "node:path"
 import { migrations } from "../../migrations/index.js"
 import { AppConfig } from "../Config.js"
-import { readTemplate, templateFile } from "./PgliteTemplate.js"
+import { templateDir } from "./PgliteTemplate.js"
 
 const transforms = {
   transformQueryNames: Str.camelToSnake,
   transformResultNames: Str.snakeToCamel
 }
 
-/**
- * Opens the PGlite database in `dir`, creating it when absent: from the install-time template when there is a usable
- * one (about 1 s), else by initdb (6–12 s of WASM work, too slow for a first start).
- */
-const openPglite = (dir: string) =>
+/** Opens the PGlite database in `dir`, creating it when absent. */
+const embeddedDatabase = (dir: string) =>
   Effect.gen(function*() {
+    const open = Effect.promise(() => PGlite.create({ dataDir: dir }))
     // Present from before creation until the database is complete, so a start stopped halfway makes it again.
     const creating = `${dir}.creating`
-    const exists = fs.existsSync(dir) && fs.readdirSync(dir).length > 0 && !fs.existsSync(creating)
-    if (exists) return yield* Effect.promise(() => PGlite.create({ dataDir: dir }))
+    if (fs.existsSync(dir) && fs.readdirSync(dir).length > 0 && !fs.existsSync(creating)) return yield* open
     const empty = () => {
       fs.rmSync(dir, { recursive: true, force: true })
       fs.mkdirSync(dir, { recursive: true })
@@ -32,19 +29,21 @@ const openPglite = (dir: string) =>
     fs.mkdirSync(path.dirname(dir), { recursive: true })
     fs.writeFileSync(creating, "")
     empty()
-    const template = templateFile()
-    const fromTemplate = template === undefined || !fs.existsSync(template)
-      ? Effect.succeed(undefined)
-      : Effect.tryPromise(async () => PGlite.create({ dataDir: dir, loadDataDir: await readTemplate(template) })).pipe(
-        Effect.catchAll((error) =>
-          Effect.logWarning("PGlite template unusable; creating the embedded database by initdb").pipe(
-            Effect.annotateLogs({ template, error: String(error.error) }),
-            Effect.zipRight(Effect.sync(empty)),
-            Effect.as(undefined)
-          )
+    // initdb is 6–12 s of WASM work, too slow for a first start; copying the install-time template takes under 1 s.
+    const fromTemplate = yield* Effect.tryPromise(async () => {
+      const template = templateDir()
+      if (template === undefined || !fs.existsSync(template)) return undefined
+      fs.cpSync(template, dir, { recursive: true, mode: fs.constants.COPYFILE_FICLONE })
+      return await PGlite.create({ dataDir: dir })
+    }).pipe(
+      Effect.catchAll((error) =>
+        Effect.logWarning("PGlite template unusable; creating the embedded database by initdb").pipe(
+          Effect.annotateLogs("error", String(error.error)),
+          Effect.as(undefined)
         )
       )
-    const db = (yield* fromTemplate) ?? (yield* Effect.promise(() => PGlite.create({ dataDir: dir })))
+    )
+    const db = fromTemplate ?? (yield* Effect.sync(empty).pipe(Effect.zipRight(open)))
     fs.rmSync(creating)
     return db
   })
@@ -53,7 +52,7 @@ const openPglite = (dir: string) =>
 const embeddedUrl = (dataDir: string) =>
   Effect.acquireRelease(
     Effect.gen(function*() {
-      const db = yield* openPglite(path.join(dataDir, "pg"))
+      const db = yield* embeddedDatabase(path.join(dataDir, "pg"))
       // One connection only: PGlite is one backend session, so more interleave protocol messages.
       const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
       yield* Effect.promise(() => server.start())
