@@ -13,7 +13,7 @@ import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
 import { WorkspaceAllowanceEntity } from "../../src/renders/allowance/WorkspaceAllowanceEntity.js"
 import { WorkspaceAllowanceEntityLive } from "../../src/renders/allowance/WorkspaceAllowanceEntityLive.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
-import { serviceTestLayer } from "../support/ServiceLayer.js"
+import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const AllowanceTest = Layer.mergeAll(WorkspaceAllowanceEntityLive, Quotas.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(Identity.layer, StorageUsage.layer, RenderCapacity.layer)),
@@ -27,8 +27,6 @@ const AllowanceTest = Layer.mergeAll(WorkspaceAllowanceEntityLive, Quotas.layer)
   Layer.provideMerge(serviceTestLayer("renders_allowance"))
 )
 
-const newWorkspace = (name: string) =>
-  Effect.flatMap(Identity, (identity) => identity.createWorkspace(name, null)).pipe(Effect.map((c) => c.accountId))
 
 /** What the quota block says is left and used this month. */
 const left = (workspaceId: WorkspaceId) =>

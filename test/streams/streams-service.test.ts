@@ -1,6 +1,5 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { WorkspaceId } from "../../src/domain/Principal.js"
 import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
@@ -8,7 +7,7 @@ import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
 import { Streams } from "../../src/streams/Streams.js"
-import { serviceTestLayer } from "../support/ServiceLayer.js"
+import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 
@@ -21,18 +20,14 @@ const StreamsTest = Layer.mergeAll(Streams.layer, StreamEntityLive, Identity.lay
 const asRequest = <A, E, R>(effect: Effect.Effect<A, E, R>, requestId = newUlid()) =>
   Effect.locally(effect, CurrentRequestId, requestId)
 
-const workspace = (name: string) =>
-  Effect.flatMap(Identity, (identity) => identity.createWorkspace(name, null)).pipe(
-    Effect.map(({ accountId }) => accountId)
-  )
 
 // The live clock: stream changes go through the stream entity, and cluster calls hang under the TestClock.
 layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams service", (it) => {
   it.effect("another workspace's stream is NotFound for every operation, exactly like a missing one", () =>
     Effect.gen(function*() {
       const streams = yield* Streams
-      const owner = yield* workspace("Owner")
-      const other = yield* workspace("Other")
+      const owner = yield* newWorkspace("Owner")
+      const other = yield* newWorkspace("Other")
       const stream = yield* asRequest(streams.create(owner, { name: "Moves", templateId: MARKET }))
 
       const update = yield* Effect.flip(asRequest(streams.update(other, stream.id, { name: "Stolen" })))
@@ -53,13 +48,13 @@ layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams serv
   it.effect("a retried create (same request id) answers the same stream once; another request for that id is 409", () =>
     Effect.gen(function*() {
       const streams = yield* Streams
-      const owner = yield* workspace("Retry")
+      const owner = yield* newWorkspace("Retry")
       const requestId = newUlid()
       const first = yield* asRequest(streams.create(owner, { name: "Once", templateId: MARKET }), requestId)
       const again = yield* asRequest(streams.create(owner, { name: "Once", templateId: MARKET }), requestId)
       assert.strictEqual(again.id, first.id)
       assert.strictEqual((yield* streams.list(owner)).streams.length, 1)
-      const other = yield* workspace("Elsewhere")
+      const other = yield* newWorkspace("Elsewhere")
       const taken = yield* Effect.flip(asRequest(streams.create(other, { id: first.id, name: "Mine", templateId: MARKET })))
       assert.strictEqual(taken._tag, "Conflict")
     }))
@@ -68,7 +63,7 @@ layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams serv
     Effect.gen(function*() {
       const streams = yield* Streams
       const repo = yield* StreamRepo
-      const owner = yield* workspace("Deletes")
+      const owner = yield* newWorkspace("Deletes")
       const stream = yield* asRequest(streams.create(owner, { name: "Short-lived", templateId: MARKET }))
       assert.deepStrictEqual(yield* asRequest(streams.remove(owner, stream.id)), { ok: true, stopped: 0 })
       assert.deepStrictEqual((yield* streams.list(owner)).streams, [])
@@ -81,7 +76,7 @@ layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams serv
   it.effect("a field map that does not fit the template is refused with a detail at the field, storing nothing", () =>
     Effect.gen(function*() {
       const streams = yield* Streams
-      const owner = WorkspaceId.make((yield* workspace("Maps")))
+      const owner = yield* newWorkspace("Maps")
       const refused = yield* Effect.flip(asRequest(streams.create(owner, {
         name: "Bad map",
         templateId: MARKET,

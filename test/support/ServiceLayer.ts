@@ -4,6 +4,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type AppSettings, AppConfig } from "../../src/Config.js"
+import { Identity } from "../../src/identity/Identity.js"
 import { DatabaseLive } from "../../src/sql/Database.js"
 import { createTestDatabase } from "./Database.js"
 
@@ -47,3 +48,7 @@ export const serviceTestLayer = (label: string) =>
     })
     return runner.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(config))
   }))
+
+/** A new workspace with no owner email (needs the `Identity` service in the test's layer). */
+export const newWorkspace = (name: string) =>
+  Effect.flatMap(Identity, (identity) => identity.createWorkspace(name, null)).pipe(Effect.map((c) => c.accountId))
