@@ -1,6 +1,7 @@
 import { Layer } from "effect"
 import { WorkspaceAllowanceEntityLive } from "../src/renders/allowance/WorkspaceAllowanceEntityLive.js"
 import { BrandEntityLive } from "../src/brands/BrandEntityLive.js"
+import { ChannelEntityLive } from "../src/channels/ChannelEntityLive.js"
 import { MessageRetentionLive } from "./MessageRetention.js"
 import { ExportEntityLive } from "../src/renders/exports/ExportEntityLive.js"
 import { RenderRunnerEntityLive } from "../src/renders/jobs/RenderRunnerEntityLive.js"
@@ -10,6 +11,7 @@ import { StreamEntityLive } from "../src/streams/StreamEntityLive.js"
 export const EntitiesLive = Layer.mergeAll(
   StreamEntityLive,
   BrandEntityLive,
+  ChannelEntityLive,
   WorkspaceAllowanceEntityLive,
   RenderRunnerEntityLive,
   ExportEntityLive,

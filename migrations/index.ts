@@ -4,6 +4,10 @@ import m0003 from "./0003_signing_keys.js"
 import m0004 from "./0004_renders.js"
 import m0005 from "./0005_brands.js"
 import m0006 from "./0006_media.js"
+import m0007 from "./0007_feeds.js"
+import m0008 from "./0008_channels.js"
+import m0009 from "./0009_subscriptions.js"
+import m0010 from "./0010_credentials.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -12,5 +16,9 @@ export const migrations = {
   "0003_signing_keys": m0003,
   "0004_renders": m0004,
   "0005_brands": m0005,
-  "0006_media": m0006
+  "0006_media": m0006,
+  "0007_feeds": m0007,
+  "0008_channels": m0008,
+  "0009_subscriptions": m0009,
+  "0010_credentials": m0010
 }

@@ -2,6 +2,11 @@ import { HttpApi, OpenApi } from "@effect/platform"
 import { Conflict, Forbidden, Internal, NotFound, Unauthenticated, UpstreamUnavailable } from "./domain/Errors.js"
 import { BrandSlotsApi } from "./brands/BrandSlotsApi.js"
 import { BrandsApi } from "./brands/BrandsApi.js"
+import { ChannelsApi } from "./channels/ChannelsApi.js"
+import { ConnectorApi } from "./channels/ConnectorApi.js"
+import { ConnectionsApi, CredentialsApi } from "./channels/CredentialsApi.js"
+import { FeedsAdminApi } from "./feeds/FeedsAdminApi.js"
+import { FeedsApi } from "./feeds/FeedsApi.js"
 import { documentEnvelope } from "./http/OpenApiEnvelope.js"
 import { AdminApi } from "./identity/AdminApi.js"
 import { IdentityApi } from "./identity/IdentityApi.js"
@@ -35,10 +40,16 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(AssetFilesApi)
   .add(BrandsApi)
   .add(BrandSlotsApi)
+  .add(ChannelsApi)
+  .add(CredentialsApi)
+  .add(ConnectionsApi)
+  .add(ConnectorApi)
   .add(MediaApi)
   .add(MediaPreviewApi)
   .add(AdminApi)
   .add(AdminLimitsApi)
+  .add(FeedsApi)
+  .add(FeedsAdminApi)
   .addError(Unauthenticated)
   .addError(Forbidden)
   .addError(Internal)
@@ -48,6 +59,9 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .annotate(OpenApi.Transform, documentEnvelope)
   .annotate(OpenApi.Title, "clipwright")
   .annotate(OpenApi.Version, "1.0.0")
+  .annotate(OpenApi.Servers, [
+    { url: "/", description: "The node serving this document (its `PUBLIC_BASE_URL`); every path is relative to it." }
+  ])
   .annotate(
     OpenApi.Description,
     "Draws short videos from templates and data and hands finished posts over by signed webhook and email. " +

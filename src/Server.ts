@@ -6,7 +6,10 @@ import { ClusterLive } from "../cluster/Cluster.js"
 import { EntitiesLive } from "../cluster/Entities.js"
 import { ClipwrightApi } from "./Api.js"
 import { BrandMediaHoldersLive, BrandsLive } from "./brands/BrandsLive.js"
+import { ChannelBrandWearers, ChannelListeners, ChannelsLive } from "./channels/ChannelsLive.js"
+import { CredentialsLive } from "./channels/CredentialsHttp.js"
 import { AppConfig } from "./Config.js"
+import { FeedsLive } from "./feeds/FeedsLive.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { IdentityLive } from "./identity/IdentityLive.js"
 import { MediaLive } from "./media/MediaLive.js"
@@ -19,13 +22,18 @@ import { StreamsLive } from "./streams/StreamsLive.js"
 import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
 
-/** Every area, each standing on the ones below it (identity and templates at the bottom, renders at the top). */
-const AreasLive = RendersLive.pipe(
+/** Every area, each standing on the ones below it (identity and templates at the bottom, channels at the top). */
+const AreasLive = Layer.mergeAll(ChannelsLive, CredentialsLive).pipe(
+  Layer.provideMerge(FeedsLive),
+  Layer.provideMerge(RendersLive),
   Layer.provideMerge(BrandsLive),
   Layer.provideMerge(MediaLive),
   Layer.provideMerge(BrandMediaHoldersLive),
   Layer.provideMerge(Layer.mergeAll(StreamsLive, TemplatesLive, SystemHttpLive)),
-  Layer.provideMerge(IdentityLive)
+  Layer.provideMerge(IdentityLive),
+  // Brands, streams and feeds ask channels through their ports; these need only SQL and the cluster, so they sit
+  // under every area.
+  Layer.provideMerge(Layer.merge(ChannelBrandWearers, ChannelListeners))
 )
 
 const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {

@@ -6,11 +6,13 @@ import { Conflict, detailAt, NotFound } from "../domain/Errors.js"
 import { applySlotEdit } from "./SlotStyle.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { BrandEntity } from "./BrandEntity.js"
+import { BrandWearers } from "./BrandWearers.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 
 export const BrandEntityLive = BrandEntity.toLayer(
   Effect.gen(function*() {
     const repo = yield* BrandRepo
+    const wearers = yield* BrandWearers
     const brandId = (yield* Entity.CurrentAddress).entityId
 
     const notFound = () => new NotFound({ message: `No brand ${brandId}.` })
@@ -83,8 +85,8 @@ export const BrandEntityLive = BrandEntity.toLayer(
       Delete: ({ payload }) =>
         Effect.gen(function*() {
           const { moveTo, workspaceId } = payload
-          yield* requireLive(workspaceId)
-          const wearing = (yield* repo.channelsWearing(workspaceId)).get(brandId) ?? []
+          yield* requireLive(workspaceId, true)
+          const wearing = (yield* wearers.wearing(workspaceId)).get(brandId) ?? []
           if (moveTo === null) {
             if (wearing.length > 0) {
               return yield* new Conflict({
@@ -102,14 +104,15 @@ export const BrandEntityLive = BrandEntity.toLayer(
               details: [detailAt(["moveTo"], "no such brand")]
             })
           }
-          // The channels move and the brand goes in one step, so no channel is ever left wearing a deleted brand.
-          const moved = yield* repo.withTransaction(
-            repo.moveChannels(workspaceId, brandId, moveTo).pipe(
-              Effect.tap(() => repo.markDeleted(workspaceId, brandId))
-            )
-          )
+          const moved = yield* wearers.move(workspaceId, brandId, moveTo)
+          yield* repo.markDeleted(workspaceId, brandId)
           return { moved }
-        }).pipe(Effect.withSpan("Brand.delete", { attributes: { brandId } }))
+        }).pipe(
+          // One transaction, the brand row locked from the count on: the channels move and the brand goes in one
+          // step, so no channel is ever left wearing a deleted brand.
+          (remove) => repo.withTransaction(remove),
+          Effect.withSpan("Brand.delete", { attributes: { brandId } })
+        )
     })
   }),
   { maxIdleTime: "5 minutes" }

@@ -1,7 +1,6 @@
 import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
-import type { BrandChannel } from "./Brand.js"
 import { BrandRecord, type BrandWrite } from "./BrandRecord.js"
 import type { BrandStyle } from "./BrandStyle.js"
 
@@ -112,14 +111,6 @@ const make = Effect.gen(function*() {
         )
       ),
     markDeleted: (workspaceId: WorkspaceId, id: string) => Effect.orDie(markDeleted({ workspaceId, id })),
-    /**
-     * The channels wearing each brand of the workspace, by brand id. There are no channels yet: the channels
-     * issue answers this from its table, and every caller (list, delete's in-use count) follows.
-     */
-    channelsWearing: (_workspaceId: WorkspaceId): Effect.Effect<ReadonlyMap<string, ReadonlyArray<BrandChannel>>> =>
-      Effect.succeed(new Map()),
-    /** Moves every channel wearing `from` to `to`; the count moved. Filled by the channels issue. */
-    moveChannels: (_workspaceId: WorkspaceId, _from: string, _to: string): Effect.Effect<number> => Effect.succeed(0),
     withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
       sql.withTransaction(effect).pipe(
         Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, Effect.die)

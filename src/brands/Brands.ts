@@ -11,6 +11,7 @@ import { Conflict, detailAt, NotFound, SchemaValidation } from "../domain/Errors
 import type { PaletteBody } from "./PaletteBody.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { BrandRepo } from "./BrandRepo.js"
+import { BrandWearers } from "./BrandWearers.js"
 import { entityCall } from "../domain/EntityCalls.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 
@@ -48,6 +49,7 @@ export const palette = (body: PaletteBody) => {
 
 const make = Effect.gen(function*() {
   const repo = yield* BrandRepo
+  const wearers = yield* BrandWearers
   const entity = yield* BrandEntity.client
   const requestId = FiberRef.get(CurrentRequestId)
 
@@ -60,7 +62,7 @@ const make = Effect.gen(function*() {
     )
 
   const list = Effect.fn("Brands.list")(function*(workspaceId: WorkspaceId) {
-    const [rows, wearing] = yield* Effect.all([repo.listLive(workspaceId), repo.channelsWearing(workspaceId)])
+    const [rows, wearing] = yield* Effect.all([repo.listLive(workspaceId), wearers.wearing(workspaceId)])
     return { brands: rows.map((row) => toSummary(row, wearing.get(row.id) ?? [])) }
   })
 

@@ -12,11 +12,13 @@ const BrandAnswer = Schema.Struct({ brand: BrandView })
 export class BrandsApi extends HttpApiGroup.make("brands")
   .add(
     HttpApiEndpoint.get("list", "/brands")
+      .annotate(OpenApi.Summary, "List brands")
       .addSuccess(Schema.Struct({ brands: Schema.Array(BrandSummary) }))
       .annotate(OpenApi.Description, "Every live brand, oldest first, each flattened with the channels wearing it.")
   )
   .add(
     HttpApiEndpoint.get("draft", "/brands/draft")
+      .annotate(OpenApi.Summary, "Draft a new brand")
       .addSuccess(Schema.Struct({ name: Schema.String, style: BrandStyle }))
       .annotate(
         OpenApi.Description,
@@ -25,12 +27,18 @@ export class BrandsApi extends HttpApiGroup.make("brands")
   )
   .add(
     HttpApiEndpoint.get("get", "/brands/:id")
+      .annotate(OpenApi.Summary, "Show a brand")
+      .annotate(
+        OpenApi.Description,
+        "One brand of the workspace: `{ brand: { id, name, enabled, style } }`; another workspace's: 404."
+      )
       .setPath(IdPath)
       .addSuccess(BrandAnswer)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.post("create", "/brands")
+      .annotate(OpenApi.Summary, "Create a brand")
       .setPayload(Schema.NullOr(CreateBrandBody))
       .addSuccess(BrandAnswer, { status: 201 })
       .addError(Conflict)
@@ -42,6 +50,7 @@ export class BrandsApi extends HttpApiGroup.make("brands")
   )
   .add(
     HttpApiEndpoint.patch("update", "/brands/:id")
+      .annotate(OpenApi.Summary, "Update a brand")
       .setPath(IdPath)
       .setPayload(UpdateBrandBody)
       .addSuccess(BrandAnswer)
@@ -55,6 +64,7 @@ export class BrandsApi extends HttpApiGroup.make("brands")
   )
   .add(
     HttpApiEndpoint.post("palette", "/brands/palette")
+      .annotate(OpenApi.Summary, "Derive a palette")
       .setPayload(PaletteBody)
       .addSuccess(PaletteAnswer)
       .annotate(
@@ -66,6 +76,7 @@ export class BrandsApi extends HttpApiGroup.make("brands")
   )
   .add(
     HttpApiEndpoint.post("delete", "/brands/:id/delete")
+      .annotate(OpenApi.Summary, "Delete a brand")
       .setPath(IdPath)
       .setPayload(DeleteBrandBody)
       .addSuccess(Schema.Struct({ deleted: Schema.Literal(true), moved: Schema.Number }))
@@ -81,4 +92,5 @@ export class BrandsApi extends HttpApiGroup.make("brands")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Brands")
+  .annotate(OpenApi.Description, "Brands: the name, style and palette a video wears.")
 {}

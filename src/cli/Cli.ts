@@ -64,7 +64,8 @@ const parseConfig = {
     role: { type: "string" },
     "render-allowance": { type: "string" },
     "storage-mb": { type: "string" },
-    seats: { type: "string" }
+    seats: { type: "string" },
+    sources: { type: "string" }
   }
 } as const satisfies ParseArgsConfig
 

@@ -11,7 +11,7 @@ export class UsageError extends Error {
   }
 }
 
-export type OptionKind = "string" | "count" | "scopes" | "role"
+export type OptionKind = "string" | "count" | "scopes" | "list" | "role"
 
 export interface OptionSpec {
   readonly kind: OptionKind
@@ -64,6 +64,11 @@ const countOf = (options: Options, name: string) => {
 const required = <A>(value: A | undefined, name: string): A => {
   if (value === undefined) throw new Error(`--${name} was not checked as required`)
   return value
+}
+
+const listOf = (options: Options, name: string) => {
+  const value = options[name]
+  return required(typeof value === "object" ? value : undefined, name)
 }
 
 const scopesOf = (options: Options) => {
@@ -188,6 +193,26 @@ export const commands: ReadonlyArray<Command> = [
       })
   },
   {
+    words: ["entitlements", "set"],
+    summary: "set the shipped feed sources a workspace is entitled to; prints the sources now in force",
+    args: ["accountId"],
+    options: {
+      sources: {
+        kind: "list",
+        value: "a,b",
+        description: "comma-separated source slugs, e.g. markets,news; \"\" for none",
+        required: true
+      }
+    },
+    admin: true,
+    call: (client, [accountId], options) =>
+      client.adminFeeds.setEntitlements({
+        path: { accountId: workspace(accountId) },
+        payload: { sources: listOf(options, "sources") },
+        withResponse: true
+      })
+  },
+  {
     words: ["platform-key", "create"],
     summary: "issue a platform credential (ingest:shipped scope, for /v1/broadcast)",
     args: [],
@@ -216,6 +241,8 @@ export const convertOption = (name: string, spec: OptionSpec, text: string, comm
       if (scopes.length === 0) throw new UsageError(`--${name} needs at least one permission, or *`, command)
       return scopes
     }
+    case "list":
+      return text.split(",").map((s) => s.trim()).filter((s) => s !== "")
     case "role": {
       if (!(ROLES as ReadonlyArray<string>).includes(text)) {
         throw new UsageError(`--${name} is one of ${ROLES.join(", ")}, not "${text}"`, command)

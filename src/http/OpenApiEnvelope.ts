@@ -48,5 +48,34 @@ export const documentEnvelope = (spec: Spec): Spec => {
     }
   }
   spec["components"] = { ...spec["components"], schemas: { ...spec["components"]?.["schemas"], ErrorEnvelope: envelope } }
+  return dropUnusedSchemas(mergeTags(spec))
+}
+
+/** Several groups may share a title (one section in /docs): one tag per title, their distinct descriptions joined. */
+const mergeTags = (spec: Spec): Spec => {
+  const byName = new Map<string, Spec>()
+  for (const tag of spec["tags"] ?? []) {
+    const seen = byName.get(tag.name)
+    if (seen === undefined) byName.set(tag.name, { ...tag })
+    else if (tag.description !== undefined && !String(seen.description ?? "").includes(tag.description)) {
+      seen.description = seen.description === undefined ? tag.description : `${seen.description}\n\n${tag.description}`
+    }
+  }
+  spec["tags"] = [...byName.values()]
+  return spec
+}
+
+const refsIn = (value: unknown): Array<string> =>
+  [...JSON.stringify(value).matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? "")
+
+/** Schemas only the replaced error bodies used (the decode error, its issues) would show in /docs as unused models. */
+const dropUnusedSchemas = (spec: Spec): Spec => {
+  const schemas: Spec = spec["components"]?.["schemas"] ?? {}
+  const used = new Set(refsIn({ ...spec, components: { ...spec["components"], schemas: {} } }))
+  for (let next = [...used]; next.length > 0;) {
+    next = next.flatMap((name) => refsIn(schemas[name] ?? {})).filter((name) => !used.has(name))
+    next.forEach((name) => used.add(name))
+  }
+  spec["components"]["schemas"] = Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)))
   return spec
 }

@@ -11,6 +11,12 @@ const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createWorkspace", "/workspaces")
+      .annotate(OpenApi.Summary, "Create a workspace")
+      .annotate(
+        OpenApi.Description,
+        "A new workspace, optionally with its owner's email. It gets a render allowance of 500 videos a month " +
+          "and 1024 MB of storage until the limits route says otherwise."
+      )
       .setPayload(Schema.Struct({
         name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)),
         ownerEmail: Schema.optional(Email)
@@ -19,6 +25,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("createKey", "/workspaces/:accountId/keys")
+      .annotate(OpenApi.Summary, "Create an API key")
+      .annotate(
+        OpenApi.Description,
+        "A key of the workspace with these scopes (`[\"*\"]`: every workspace permission); `apiKey` is shown in " +
+          "this answer only."
+      )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({
         scopes: Schema.Array(Schema.String),
@@ -32,12 +44,20 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("revokeKey", "/workspaces/:accountId/keys/:keyId/revoke")
+      .annotate(OpenApi.Summary, "Revoke an API key")
+      .annotate(OpenApi.Description, "The key answers 401 from then on.")
       .setPath(Schema.Struct({ accountId: WorkspaceId, keyId: Schema.String }))
       .addSuccess(Schema.Struct({ revoked: Schema.Literal(true) }))
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.put("setWebhook", "/workspaces/:accountId/webhook")
+      .annotate(OpenApi.Summary, "Set the webhook address")
+      .annotate(
+        OpenApi.Description,
+        "Where the workspace's signed deliveries go; answers a new signing `secret` (`whsec_` + base64 of 32 " +
+          "random bytes). An address the service will not deliver to: 400 `blocked_url`."
+      )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({ url: Schema.String }))
       .addSuccess(Schema.Struct({ url: Schema.String, secret: Schema.String }))
@@ -46,6 +66,11 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("addMember", "/workspaces/:accountId/members")
+      .annotate(OpenApi.Summary, "Add a member")
+      .annotate(
+        OpenApi.Description,
+        "A member by email with the role `owner`, `operations` or `member`; already a member: 409."
+      )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({ email: Email, role: MemberRole }))
       .addSuccess(
@@ -57,6 +82,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("createPlatformKey", "/platform-keys")
+      .annotate(OpenApi.Summary, "Create a platform key")
+      .annotate(
+        OpenApi.Description,
+        "A credential with the `ingest:shipped` scope, for `/v1/broadcast`; `apiKey` is shown in this answer " +
+          "only."
+      )
       .setPayload(Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(120))) }))
       .addSuccess(Schema.Struct({ keyId: Schema.String, apiKey: Schema.String }), { status: 201 })
   )

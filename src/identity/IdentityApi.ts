@@ -12,10 +12,12 @@ export const WhoAmI = Schema.Struct({
 export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.get("whoami", "/whoami")
+      .annotate(OpenApi.Summary, "Show the calling key")
       .addSuccess(WhoAmI)
       .annotate(OpenApi.Description, "The calling key's workspace and permissions; any valid key may call it.")
   )
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Identity")
+  .annotate(OpenApi.Description, "The calling key: its workspace and permissions.")
 {}

@@ -45,6 +45,7 @@ export const UploadForm = (fields: Schema.Struct.Fields) =>
 export class MediaApi extends HttpApiGroup.make("media")
   .add(
     HttpApiEndpoint.post("upload", "/media")
+      .annotate(OpenApi.Summary, "Upload a media file")
       .setPayload(UploadForm({
         replace: Schema.optional(Schema.Literal("true")),
         replaces: Schema.optional(Schema.String)
@@ -63,6 +64,7 @@ export class MediaApi extends HttpApiGroup.make("media")
   )
   .add(
     HttpApiEndpoint.get("list", "/media")
+      .annotate(OpenApi.Summary, "List media files")
       .addSuccess(MediaList)
       .annotate(
         OpenApi.Description,
@@ -71,6 +73,7 @@ export class MediaApi extends HttpApiGroup.make("media")
   )
   .add(
     HttpApiEndpoint.post("rename", "/media/:id/rename")
+      .annotate(OpenApi.Summary, "Rename a media file")
       .setPath(IdPath)
       .setPayload(RenameBody)
       .addSuccess(Schema.Struct({ file: MediaFile }))
@@ -78,6 +81,7 @@ export class MediaApi extends HttpApiGroup.make("media")
   )
   .add(
     HttpApiEndpoint.post("delete", "/media/:id/delete")
+      .annotate(OpenApi.Summary, "Delete a media file")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ deleted: Schema.Literal(true), id: Schema.String }))
       .annotate(
@@ -87,6 +91,7 @@ export class MediaApi extends HttpApiGroup.make("media")
   )
   .add(
     HttpApiEndpoint.get("uses", "/media/:id/uses")
+      .annotate(OpenApi.Summary, "List what holds a media file")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ uses: Schema.Array(MediaUse) }))
       .annotate(
@@ -102,12 +107,14 @@ export class MediaApi extends HttpApiGroup.make("media")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Media library")
+  .annotate(OpenApi.Description, "The workspace's uploaded files, counted against its storage.")
 {}
 
 /** Signed previews: no Authentication middleware, the signature in the link is the authority. */
 export class MediaPreviewApi extends HttpApiGroup.make("mediaPreview")
   .add(
     HttpApiEndpoint.get("preview", "/media/:id/preview")
+      .annotate(OpenApi.Summary, "Preview a media file")
       .setPath(IdPath)
       .setUrlParams(PreviewQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
@@ -121,4 +128,5 @@ export class MediaPreviewApi extends HttpApiGroup.make("mediaPreview")
   .addError(NotFound)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Media previews")
+  .annotate(OpenApi.Description, "A media file's bytes through its signed preview URL; no credential.")
 {}

@@ -7,6 +7,7 @@ import { SplitBody, StorageAnswer } from "./StorageBlock.js"
 export class StorageApi extends HttpApiGroup.make("storage")
   .add(
     HttpApiEndpoint.post("split", "/storage/split")
+      .annotate(OpenApi.Summary, "Set the storage split")
       .setPayload(SplitBody)
       .addSuccess(StorageAnswer)
       .annotate(
@@ -21,4 +22,5 @@ export class StorageApi extends HttpApiGroup.make("storage")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Storage")
+  .annotate(OpenApi.Description, "How storage is split between the media library and rendered clips.")
 {}

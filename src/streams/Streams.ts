@@ -6,6 +6,7 @@ import { CurrentRequestId } from "../domain/RequestId.js"
 import { streamIdForRequest } from "../domain/Ulid.js"
 import type { CreateStreamBody, FieldMap, Stream, UpdateStreamBody } from "./Stream.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { type StreamListener, StreamListeners } from "./StreamListeners.js"
 import { StreamRepo } from "./StreamRepo.js"
 import type { StreamRecord } from "./StreamRecord.js"
 import { applyFieldMap } from "./FieldMapApply.js"
@@ -17,15 +18,15 @@ import { validateContent } from "../templates/Validate.js"
 import { entityCall } from "../domain/EntityCalls.js"
 
 
-export const toStream = (row: StreamRecord): Stream => ({
+export const toStream = (row: StreamRecord, listeners: ReadonlyArray<StreamListener>): Stream => ({
   id: row.id,
   name: row.name,
   description: row.description,
   enabled: row.enabled,
   templateId: row.templateId,
   fieldMap: row.fieldMap,
-  subscribers: 0,
-  listeners: [],
+  subscribers: listeners.length,
+  listeners,
   lastReceivedAt: row.lastReceivedAt?.toISOString() ?? null,
   ...(row.lastSample === null ? {} : { lastSample: row.lastSample }),
   createdAt: row.createdAt.toISOString(),
@@ -56,6 +57,7 @@ const make = Effect.gen(function*() {
   const repo = yield* StreamRepo
   const config = yield* AppConfig
   const entity = yield* StreamEntity.client
+  const channels = yield* StreamListeners
   const requestId = FiberRef.get(CurrentRequestId)
 
   const requireStream = (workspaceId: WorkspaceId, id: string) =>
@@ -66,7 +68,11 @@ const make = Effect.gen(function*() {
 
   const list = Effect.fn("Streams.list")(function*(workspaceId: WorkspaceId) {
     const rows = yield* repo.listLive(workspaceId)
-    return { route: `${config.publicBaseUrl}/v1/stream`, streams: rows.map(toStream) }
+    const listening = yield* channels.listening(workspaceId)
+    return {
+      route: `${config.publicBaseUrl}/v1/stream`,
+      streams: rows.map((row) => toStream(row, listening.get(row.id) ?? []))
+    }
   })
 
   const create = Effect.fn("Streams.create")(function*(workspaceId: WorkspaceId, body: CreateStreamBody) {
@@ -84,18 +90,22 @@ const make = Effect.gen(function*() {
       templateId: body.templateId,
       fieldMap
     }))
-    return toStream(yield* requireStream(workspaceId, id))
+    // A new stream has no listeners yet.
+    return toStream(yield* requireStream(workspaceId, id), [])
   })
 
   const update = Effect.fn("Streams.update")(function*(workspaceId: WorkspaceId, id: string, body: UpdateStreamBody) {
+    let newTemplate = false
     if (body.templateId !== undefined || body.fieldMap !== undefined) {
       const current = yield* requireStream(workspaceId, id)
+      newTemplate = body.templateId !== undefined && body.templateId !== current.templateId
       const build = yield* newestBuildOf(body.templateId ?? current.templateId, "templateId")
       const fieldMap = body.fieldMap ?? current.fieldMap
       yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
       yield* checkAgainstSample(build, fieldMap, current.lastSample)
     }
     yield* entityCall(entity(id).Update({ requestId: yield* requestId, workspaceId, ...body }))
+    if (newTemplate && body.templateId !== undefined) yield* channels.templateChanged(workspaceId, id, body.templateId)
     return { ok: true as const }
   })
 
@@ -122,7 +132,12 @@ const make = Effect.gen(function*() {
     }
   )
 
-  return { list, create, update, remove, suggest }
+  /** The template of the workspace's live stream; None for a missing stream or another workspace's. */
+  const templateOf = Effect.fn("Streams.templateOf")(function*(workspaceId: WorkspaceId, id: string) {
+    return Option.map(yield* repo.findLive(workspaceId, id), (row) => row.templateId)
+  })
+
+  return { list, create, update, remove, suggest, templateOf }
 })
 
 export class Streams extends Context.Tag("clipwright/services/Streams")<Streams, Effect.Effect.Success<typeof make>>() {

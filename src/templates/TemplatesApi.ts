@@ -11,17 +11,27 @@ import {
 } from "./TemplateShapes.js"
 import { Authentication } from "../http/Security.js"
 
+const SyncAnswer = Schema.Struct({
+  syncedAt: Schema.String,
+  added: Schema.Array(Schema.String),
+  changed: Schema.Array(Schema.String),
+  withdrawn: Schema.Array(Schema.String),
+  unchanged: Schema.Array(Schema.String)
+})
+
 export const TemplatePath = Schema.Struct({ templateId: Schema.String })
 
-/** The read-only template routes: workspace views, reference listings and the public format descriptions. */
+/** The template routes: workspace views, reference listings, the public format descriptions and the registry sync. */
 export class TemplatesApi extends HttpApiGroup.make("templates")
   .add(
     HttpApiEndpoint.get("list", "/templates")
+      .annotate(OpenApi.Summary, "List templates")
       .addSuccess(Schema.Struct({ catalogue: Schema.Array(CatalogueEntry), templates: Schema.Array(TemplateView) }))
       .annotate(OpenApi.Description, "The catalogue block and the workspace view of every template with a build.")
   )
   .add(
     HttpApiEndpoint.get("reference", "/templates/:templateId/reference")
+      .annotate(OpenApi.Summary, "List a template's builds")
       .setPath(TemplatePath)
       .addSuccess(ReferenceListing)
       .addError(UnknownTemplate)
@@ -29,6 +39,7 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
   )
   .add(
     HttpApiEndpoint.get("shelf", "/formats/templates")
+      .annotate(OpenApi.Summary, "List template formats")
       .addSuccess(Schema.Struct({ templates: Schema.Array(ShelfEntry) }))
       .annotate(
         OpenApi.Description,
@@ -37,6 +48,7 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
   )
   .add(
     HttpApiEndpoint.get("describe", "/formats/template/:templateId")
+      .annotate(OpenApi.Summary, "Describe a template's input")
       .setPath(TemplatePath)
       .setUrlParams(BuildQuery)
       .addSuccess(InputDescription)
@@ -48,7 +60,24 @@ export class TemplatesApi extends HttpApiGroup.make("templates")
           "`version`, the first variant and newest build. Also served without an Authorization header."
       )
   )
+  .add(
+    HttpApiEndpoint.post("sync", "/templates/sync")
+      .addSuccess(SyncAnswer)
+      .annotate(OpenApi.Summary, "Mirror the template registry")
+      .annotate(
+        OpenApi.Description,
+        "Administrative (needs `templates:write`; not needed by integrations). Mirrors the template registry into " +
+          "the workspace: from then on `GET /v1/templates` shows each mirrored template's `offered`, `descriptorSha` " +
+          "and `syncedAt` as of this sync. Answers what changed since the previous sync (before the first one, since " +
+          "the registry release): `added` (new in the registry), `changed` (its `descriptorSha` or `offered` " +
+          "differs), `withdrawn` (gone from the registry), `unchanged`; template ids in each."
+      )
+  )
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Templates")
+  .annotate(
+    OpenApi.Description,
+    "The shipped templates: their variants, versions and builds, and the input each build accepts."
+  )
 {}

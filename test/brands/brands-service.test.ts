@@ -5,6 +5,7 @@ import { BrandEntityLive } from "../../src/brands/BrandEntityLive.js"
 import { BrandLooks } from "../../src/brands/BrandLooks.js"
 import { BrandRepo } from "../../src/brands/BrandRepo.js"
 import { Brands } from "../../src/brands/Brands.js"
+import { ChannelBrandWearers } from "../../src/channels/ChannelBrandWearers.js"
 import { BrandSlotHolders } from "../../src/brands/BrandSlotHolders.js"
 import { BrandSlots } from "../../src/brands/BrandSlots.js"
 import { WorkspaceId } from "../../src/domain/Principal.js"
@@ -27,6 +28,7 @@ const BrandsTest = Layer.mergeAll(Brands.layer, BrandSlots.layer, BrandLooks.lay
   Layer.provideMerge(BrandSlotHolders.mediaHolders),
   Layer.provideMerge(BrandSlotHolders.layer),
   Layer.provideMerge(BrandRepo.layer),
+  Layer.provideMerge(ChannelBrandWearers),
   Layer.provideMerge(LocalBlobStorage.layer),
   Layer.provideMerge(serviceTestLayer("brands_service"))
 )

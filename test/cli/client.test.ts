@@ -61,6 +61,12 @@ describe("the CLI's client follows the contract", () => {
     ],
     [["admin", "limits", "set", "acc", "--seats", "3"], "PUT", "/admin/workspaces/acc/limits", { seats: 3 }],
     [["admin", "limits", "set", "acc"], "PUT", "/admin/workspaces/acc/limits", {}],
+    [["admin", "entitlements", "set", "acc", "--sources", "markets, news"], "PUT", "/admin/workspaces/acc/entitlements", {
+      sources: ["markets", "news"]
+    }],
+    [["admin", "entitlements", "set", "acc", "--sources", ""], "PUT", "/admin/workspaces/acc/entitlements", {
+      sources: []
+    }],
     [["admin", "platform-key", "create"], "POST", "/admin/platform-keys", {}]
   ])("%j → %s %s", async (argv, method, path, body) => {
     const { sent } = await cli(argv, { status: 599, body: "{}" })

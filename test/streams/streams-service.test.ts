@@ -5,14 +5,21 @@ import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
+import { StreamListeners } from "../../src/streams/StreamListeners.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
 import { Streams } from "../../src/streams/Streams.js"
 import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 
+// Channels stand above streams; here no channel exists, so nothing listens (test/channels covers listeners).
+const NoListeners = Layer.succeed(StreamListeners, {
+  listening: () => Effect.succeed(new Map()),
+  templateChanged: () => Effect.succeed(0)
+})
+
 const StreamsTest = Layer.mergeAll(Streams.layer, StreamEntityLive, Identity.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(StreamRepo.layer, IdentityRepo.layer)),
+  Layer.provideMerge(Layer.mergeAll(StreamRepo.layer, IdentityRepo.layer, NoListeners)),
   Layer.provideMerge(serviceTestLayer("streams_service"))
 )
 

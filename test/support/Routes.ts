@@ -120,6 +120,46 @@ export const routes: ReadonlyArray<Route> = [
     body: () => ({ brand: "#1f6feb" })
   },
   {
+    name: "GET /v1/channels",
+    method: "GET",
+    permission: "channels:read",
+    otherMode: "channels:write",
+    ok: 200,
+    path: () => "/v1/channels"
+  },
+  {
+    name: "GET /v1/channels/surfaces",
+    method: "GET",
+    permission: "channels:read",
+    otherMode: "channels:write",
+    ok: 200,
+    path: () => "/v1/channels/surfaces"
+  },
+  {
+    name: "GET /v1/feeds",
+    method: "GET",
+    permission: "feeds:read",
+    otherMode: "feeds:write",
+    ok: 200,
+    path: () => "/v1/feeds"
+  },
+  {
+    name: "GET /v1/connections",
+    method: "GET",
+    permission: "connections:read",
+    otherMode: "connections:write",
+    ok: 200,
+    path: () => "/v1/connections"
+  },
+  {
+    name: "GET /v1/feeds/{feedId}/reference",
+    method: "GET",
+    permission: "feeds:read",
+    otherMode: "feeds:write",
+    ok: 200,
+    path: () => "/v1/feeds/fd_4b1e9c2a7d03/reference"
+  },
+  {
     name: "GET /v1/renders/quota",
     method: "GET",
     permission: "allowance:read",

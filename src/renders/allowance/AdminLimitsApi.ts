@@ -12,6 +12,12 @@ const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative(), Schema.lessThanOrEq
 export class AdminLimitsApi extends HttpApiGroup.make("adminLimits")
   .add(
     HttpApiEndpoint.put("setLimits", "/workspaces/:accountId/limits")
+      .annotate(OpenApi.Summary, "Set a workspace's limits")
+      .annotate(
+        OpenApi.Description,
+        "Any of `renderAllowance` (videos a month), `storageMb` and `seats`; answers the quota as " +
+          "`/v1/renders/quota` does."
+      )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({
         renderAllowance: Schema.optional(NonNegativeInt),

@@ -8,6 +8,7 @@ const ownerOnly = "Changes what the workspace pays for. Signed-in owners only: e
 export class RendersApi extends HttpApiGroup.make("renders")
   .add(
     HttpApiEndpoint.get("quota", "/renders/quota")
+      .annotate(OpenApi.Summary, "Show the render quota")
       .addSuccess(QuotaOverview)
       .annotate(
         OpenApi.Description,
@@ -15,10 +16,26 @@ export class RendersApi extends HttpApiGroup.make("renders")
           "of 0) and storage (media library and rendered clips; `used` and `max` in MB)."
       )
   )
-  .add(HttpApiEndpoint.post("buy", "/renders/buy").addSuccess(Schema.Void).annotate(OpenApi.Description, ownerOnly))
-  .add(HttpApiEndpoint.post("keep", "/renders/keep").addSuccess(Schema.Void).annotate(OpenApi.Description, ownerOnly))
-  .add(HttpApiEndpoint.post("drop", "/renders/drop").addSuccess(Schema.Void).annotate(OpenApi.Description, ownerOnly))
+  .add(
+    HttpApiEndpoint.post("buy", "/renders/buy")
+      .addSuccess(Schema.Void)
+      .annotate(OpenApi.Summary, "Buy renders")
+      .annotate(OpenApi.Description, ownerOnly)
+  )
+  .add(
+    HttpApiEndpoint.post("keep", "/renders/keep")
+      .addSuccess(Schema.Void)
+      .annotate(OpenApi.Summary, "Keep renders")
+      .annotate(OpenApi.Description, ownerOnly)
+  )
+  .add(
+    HttpApiEndpoint.post("drop", "/renders/drop")
+      .addSuccess(Schema.Void)
+      .annotate(OpenApi.Summary, "Drop renders")
+      .annotate(OpenApi.Description, ownerOnly)
+  )
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Renders")
+  .annotate(OpenApi.Description, "The monthly render allowance, seats and storage, and what the workspace pays for.")
 {}

@@ -10,6 +10,7 @@ import { Forbidden, NotFound } from "../../domain/Errors.js"
 export class AssetFilesApi extends HttpApiGroup.make("assetFiles")
   .add(
     HttpApiEndpoint.get("download", "/assets/:id/download")
+      .annotate(OpenApi.Summary, "Download a rendered clip")
       .setPath(Schema.Struct({ id: Schema.String }))
       .setUrlParams(SignedQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
@@ -23,4 +24,5 @@ export class AssetFilesApi extends HttpApiGroup.make("assetFiles")
   .addError(NotFound)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Asset downloads")
+  .annotate(OpenApi.Description, "A rendered clip's bytes through its signed URL; no credential.")
 {}

@@ -14,6 +14,7 @@ import { BuildQuery } from "../../templates/TemplateShapes.js"
 export class ReferenceClipsApi extends HttpApiGroup.make("referenceClips")
   .add(
     HttpApiEndpoint.get("referenceClip", "/templates/:templateId/reference/:ratio")
+      .annotate(OpenApi.Summary, "Download a template's reference clip")
       .setPath(Schema.Struct({ templateId: Schema.String, ratio: Schema.String }))
       .setUrlParams(BuildQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
@@ -32,4 +33,5 @@ export class ReferenceClipsApi extends HttpApiGroup.make("referenceClips")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Templates")
+  .annotate(OpenApi.Description, "Reference clips: each build's worked example drawn in each ratio.")
 {}

@@ -10,6 +10,7 @@ const IdPath = Schema.Struct({ id: Schema.String })
 export class RenderedClipsApi extends HttpApiGroup.make("renderedClips")
   .add(
     HttpApiEndpoint.get("renders", "/media/renders")
+      .annotate(OpenApi.Summary, "List rendered clips")
       .addSuccess(Schema.Struct({ clips: Schema.Array(RenderedClip) }))
       .annotate(
         OpenApi.Description,
@@ -18,6 +19,7 @@ export class RenderedClipsApi extends HttpApiGroup.make("renderedClips")
   )
   .add(
     HttpApiEndpoint.post("deleteRender", "/media/renders/:id/delete")
+      .annotate(OpenApi.Summary, "Delete a rendered clip's file")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ deleted: Schema.Literal(true) }))
       .annotate(
@@ -28,6 +30,7 @@ export class RenderedClipsApi extends HttpApiGroup.make("renderedClips")
   )
   .add(
     HttpApiEndpoint.get("asset", "/assets/:id")
+      .annotate(OpenApi.Summary, "Show a rendered clip")
       .setPath(IdPath)
       .addSuccess(AssetMetadata)
       .annotate(
@@ -42,4 +45,5 @@ export class RenderedClipsApi extends HttpApiGroup.make("renderedClips")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Storage")
+  .annotate(OpenApi.Description, "Rendered clips held in storage: list them, look one up, delete its file.")
 {}

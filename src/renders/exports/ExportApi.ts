@@ -31,12 +31,17 @@ const StartedJob = Schema.Struct({ jobId: Schema.String, ratio: Schema.String, l
 export class ExportApi extends HttpApiGroup.make("export")
   .add(
     HttpApiEndpoint.post("timing", "/direct-export/timing")
+      .annotate(OpenApi.Summary, "Compute a video's timing")
       .setPayload(TimingBody)
       .addSuccess(Schema.Struct({ fps: Schema.Number, frames: Schema.Number, durationMs: Schema.Number }))
-      .annotate(OpenApi.Description, "Frame rate, frame count and duration of a build for this content. Free; stores nothing.")
+      .annotate(
+        OpenApi.Description,
+        "Frame rate, frame count and duration of a build for this content. Free; stores nothing."
+      )
   )
   .add(
     HttpApiEndpoint.post("video", "/direct-export/video")
+      .annotate(OpenApi.Summary, "Export a video")
       .setPayload(VideoBody)
       .addSuccess(Schema.Struct({ jobId: Schema.String }), { status: 202 })
       .annotate(
@@ -49,28 +54,44 @@ export class ExportApi extends HttpApiGroup.make("export")
   )
   .add(
     HttpApiEndpoint.post("batch", "/direct-export/batch")
+      .annotate(OpenApi.Summary, "Export a batch of videos")
       .setPayload(BatchBody)
       .addSuccess(Schema.Struct({ jobs: Schema.Array(StartedJob), problem: Schema.NullOr(Schema.String) }), { status: 202 })
       .annotate(OpenApi.Description, "One video per ratio per locale, at most 24; everything is checked for all first.")
   )
   .add(
     HttpApiEndpoint.get("queue", "/direct-export/queue")
+      .annotate(OpenApi.Summary, "List the export queue")
       .addSuccess(Schema.Struct({ exports: Schema.Array(QueueEntry) }))
-      .annotate(OpenApi.Description, "Waiting or rendering, failed in the last two hours, newest 100 kept; settles finished ones.")
+      .annotate(
+        OpenApi.Description,
+        "Waiting or rendering, failed in the last two hours, newest 100 kept; settles finished ones."
+      )
   )
   .add(
     HttpApiEndpoint.get("poll", "/direct-export/video/:jobId")
+      .annotate(OpenApi.Summary, "Poll an export")
       .setPath(JobPath)
       .addSuccess(ExportPoll)
-      .annotate(OpenApi.Description, "`renderer` is the render job's state; `ahead` the renders queued before this one.")
+      .annotate(
+        OpenApi.Description,
+        "`renderer` is the render job's state; `ahead` the renders queued before this one."
+      )
   )
   .add(
     HttpApiEndpoint.post("discard", "/direct-export/video/:jobId/discard")
+      .annotate(OpenApi.Summary, "Discard an export")
+      .annotate(
+        OpenApi.Description,
+        "Stops a rendering export and deletes its kept copy: `{ discarded: true }`; asked again, `{ discarded: " +
+          "false }`."
+      )
       .setPath(JobPath)
       .addSuccess(Schema.Struct({ discarded: Schema.Boolean }))
   )
   .add(
     HttpApiEndpoint.get("download", "/direct-export/video/:jobId/download")
+      .annotate(OpenApi.Summary, "Download an exported video")
       .setPath(JobPath)
       .setUrlParams(AsVideoQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
@@ -82,6 +103,7 @@ export class ExportApi extends HttpApiGroup.make("export")
   )
   .add(
     HttpApiEndpoint.post("link", "/direct-export/video/:jobId/link")
+      .annotate(OpenApi.Summary, "Link an exported video")
       .setPath(JobPath)
       .addSuccess(ExportLink)
       .annotate(
@@ -92,6 +114,7 @@ export class ExportApi extends HttpApiGroup.make("export")
   )
   .add(
     HttpApiEndpoint.post("zip", "/direct-export/zip")
+      .annotate(OpenApi.Summary, "Download exports as a zip")
       .setPayload(ZipBody)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
       .annotate(
@@ -102,6 +125,7 @@ export class ExportApi extends HttpApiGroup.make("export")
   )
   .add(
     HttpApiEndpoint.get("videos", "/direct-export/videos")
+      .annotate(OpenApi.Summary, "List kept exports")
       .setUrlParams(VideosQuery)
       .addSuccess(Schema.Struct({ exports: Schema.Array(KeptEntry), kept: Schema.Number }))
       .annotate(
@@ -112,12 +136,14 @@ export class ExportApi extends HttpApiGroup.make("export")
   )
   .add(
     HttpApiEndpoint.get("keptVideo", "/direct-export/videos/:jobId")
+      .annotate(OpenApi.Summary, "Show a kept export")
       .setPath(JobPath)
       .addSuccess(Schema.Struct({ export: KeptExport }))
       .annotate(OpenApi.Description, "One kept export with the content it was drawn from; not kept: 404.")
   )
   .add(
     HttpApiEndpoint.get("reuse", "/direct-export/video/:jobId/reuse")
+      .annotate(OpenApi.Summary, "Show what an export was drawn from")
       .setPath(JobPath)
       .addSuccess(Schema.Struct({ reuse: ReuseRecord }))
       .annotate(
@@ -128,6 +154,7 @@ export class ExportApi extends HttpApiGroup.make("export")
   )
   .add(
     HttpApiEndpoint.post("keyframes", "/direct-export/keyframes")
+      .annotate(OpenApi.Summary, "Download a video's keyframes")
       .setPayload(KeyframesBody)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
       .addError(RenderFailed)
@@ -150,4 +177,8 @@ export class ExportApi extends HttpApiGroup.make("export")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Direct export")
+  .annotate(
+    OpenApi.Description,
+    "Videos drawn straight from a template and content: export, poll, download, keep, link, zip and keyframes."
+  )
 {}

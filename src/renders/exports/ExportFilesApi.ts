@@ -10,6 +10,7 @@ import { LinkQuery } from "./KeptExport.js"
 export class ExportFilesApi extends HttpApiGroup.make("exportFiles")
   .add(
     HttpApiEndpoint.get("linked", "/export-files/:jobId")
+      .annotate(OpenApi.Summary, "Download an exported video through a link")
       .setPath(Schema.Struct({ jobId: Schema.String }))
       .setUrlParams(LinkQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
@@ -22,4 +23,5 @@ export class ExportFilesApi extends HttpApiGroup.make("exportFiles")
   .addError(NotFound)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Export links")
+  .annotate(OpenApi.Description, "Exported videos through a link that needs no credential.")
 {}

@@ -8,6 +8,7 @@ import { Authentication } from "../../http/Security.js"
 export class RenderJobsApi extends HttpApiGroup.make("renderJobs")
   .add(
     HttpApiEndpoint.get("list", "/render-jobs")
+      .annotate(OpenApi.Summary, "List render jobs")
       .setUrlParams(RenderJobsQuery)
       .addSuccess(RenderJobPage)
       .annotate(
@@ -18,6 +19,7 @@ export class RenderJobsApi extends HttpApiGroup.make("renderJobs")
   )
   .add(
     HttpApiEndpoint.get("package", "/render-jobs/:id/package")
+      .annotate(OpenApi.Summary, "Show a render job's package")
       .setPath(Schema.Struct({ id: Schema.String }))
       .addSuccess(RenderJobPackage)
       .annotate(
@@ -30,4 +32,5 @@ export class RenderJobsApi extends HttpApiGroup.make("renderJobs")
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Render jobs")
+  .annotate(OpenApi.Description, "Every render the workspace asked for, and what the renderer was handed.")
 {}

@@ -1,0 +1,106 @@
+import { ClusterSchema, Entity } from "@effect/cluster"
+import { Rpc } from "@effect/rpc"
+import { PrimaryKey, Schema } from "effect"
+import { Conflict, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import { WorkspaceId } from "../domain/Principal.js"
+import { UpdateChannelBody } from "./Channel.js"
+import { ChannelConfig } from "./ChannelRecord.js"
+import { ChangeSubscriptionBody } from "./Subscription.js"
+import { NewSubscription } from "./SubscriptionRecord.js"
+
+/** Every state change carries the request id as its primary key, so a retried request is applied once. */
+export class CreateChannel extends Schema.Class<CreateChannel>("Channel/Create")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  config: ChannelConfig
+}) {
+  [PrimaryKey.symbol]() {
+    return `create:${this.requestId}`
+  }
+}
+
+/**
+ * The change as sent: the entity lays it over the stored row and checks the result, so two changes to one channel
+ * compose. `brandId` is a live brand of the workspace (checked by the caller); `hasWebhook` is the workspace's.
+ */
+export class UpdateChannel extends Schema.Class<UpdateChannel>("Channel/Update")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  changes: UpdateChannelBody,
+  hasWebhook: Schema.Boolean
+}) {
+  [PrimaryKey.symbol]() {
+    return `update:${this.requestId}`
+  }
+}
+
+export class DeleteChannel extends Schema.Class<DeleteChannel>("Channel/Delete")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId
+}) {
+  [PrimaryKey.symbol]() {
+    return `delete:${this.requestId}`
+  }
+}
+
+/** A subscription checked by the service (the input exists and is offered; the pins have builds). */
+export class Subscribe extends Schema.Class<Subscribe>("Channel/Subscribe")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  subscription: NewSubscription
+}) {
+  [PrimaryKey.symbol]() {
+    return `subscribe:${this.requestId}`
+  }
+}
+
+/** The change as sent: laid over the stored pins and switch, and checked against the input's template. */
+export class ChangeSubscription extends Schema.Class<ChangeSubscription>("Channel/ChangeSubscription")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  subscriptionId: Schema.String,
+  changes: ChangeSubscriptionBody
+}) {
+  [PrimaryKey.symbol]() {
+    return `change-subscription:${this.requestId}`
+  }
+}
+
+export class Unsubscribe extends Schema.Class<Unsubscribe>("Channel/Unsubscribe")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  subscriptionId: Schema.String
+}) {
+  [PrimaryKey.symbol]() {
+    return `unsubscribe:${this.requestId}`
+  }
+}
+
+/** The stream's template changed (sent once per listening channel by the stream update that changed it). */
+export class StreamTemplateChanged extends Schema.Class<StreamTemplateChanged>("Channel/StreamTemplateChanged")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  streamId: Schema.String,
+  templateId: Schema.String
+}) {
+  [PrimaryKey.symbol]() {
+    return `stream-template:${this.requestId}:${this.streamId}`
+  }
+}
+
+/**
+ * One entity per channel id (ULIDs, global), the only writer of its `channels` row and its subscriptions; later its
+ * jobs and timers.
+ */
+export const ChannelEntity = Entity.make("Channel", [
+  Rpc.make("Create", { payload: CreateChannel, error: Schema.Union(Conflict, NotFound) }),
+  Rpc.make("Update", { payload: UpdateChannel, error: Schema.Union(NotFound, Conflict, SchemaValidation) }),
+  Rpc.make("Delete", { payload: DeleteChannel, success: Schema.Struct({ cancelled: Schema.Number }), error: NotFound }),
+  Rpc.make("Subscribe", { payload: Subscribe, error: Schema.Union(NotFound, Conflict) }),
+  Rpc.make("ChangeSubscription", {
+    payload: ChangeSubscription,
+    error: Schema.Union(NotFound, SchemaValidation, UnknownTemplate)
+  }),
+  Rpc.make("Unsubscribe", { payload: Unsubscribe, error: NotFound }),
+  Rpc.make("StreamTemplateChanged", { payload: StreamTemplateChanged, success: Schema.Number })
+]).annotateRpcs(ClusterSchema.Persisted, true)

@@ -1,0 +1,95 @@
+import { Entity } from "@effect/cluster"
+import { Effect, Option } from "effect"
+import { detailAt, NotFound } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
+import { ChannelEntity } from "./ChannelEntity.js"
+import { ChannelRepo } from "./ChannelRepo.js"
+import { nameInUse, resolveConfig } from "./ChannelRules.js"
+import { subscriptionHandlers } from "./SubscriptionEntityHandlers.js"
+
+export const ChannelEntityLive = ChannelEntity.toLayer(
+  Effect.gen(function*() {
+    const repo = yield* ChannelRepo
+    const channelId = (yield* Entity.CurrentAddress).entityId
+    const subscriptions = yield* subscriptionHandlers
+    const notFound = () => new NotFound({ message: `No channel ${channelId}.` })
+
+    // Every write holds the brand it leaves the channel wearing, so no channel is left wearing a deleted brand.
+    const holdBrand = (workspaceId: WorkspaceId, brandId: string) =>
+      Effect.flatMap(repo.lockBrand(workspaceId, brandId), Option.match({
+        onNone: () =>
+          Effect.fail(
+            new NotFound({ message: `No brand ${brandId}.`, details: [detailAt(["brandId"], "no such brand")] })
+          ),
+        onSome: () => Effect.void
+      }))
+
+    return ChannelEntity.of({
+      Create: ({ payload }) =>
+        Effect.gen(function*() {
+          const { config, requestId, workspaceId } = payload
+          yield* holdBrand(workspaceId, config.brandId)
+          const inserted = yield* repo.insert(workspaceId, channelId, config, requestId)
+          if (Option.isSome(inserted)) return
+          // Delivery is at-least-once: a re-run of the request that created the row is a success.
+          const existing = yield* repo.find(workspaceId, channelId)
+          if (Option.isSome(existing) && existing.value.createRequestId === requestId) return
+          return yield* nameInUse(config.name)
+        }).pipe(
+          (create) => repo.withTransaction(create),
+          Effect.withSpan("Channel.create", { attributes: { channelId } })
+        ),
+
+      Update: ({ payload }) =>
+        Effect.gen(function*() {
+          const { changes, hasWebhook, workspaceId } = payload
+          const stored = yield* Effect.flatMap(repo.findLive(workspaceId, channelId), Option.match({
+            onNone: () => Effect.fail(notFound()),
+            onSome: Effect.succeed
+          }))
+          const name = changes.name ?? stored.name
+          const brandId = changes.brandId ?? stored.brandId
+          const config = yield* resolveConfig(stored, changes, { brandId, name, hasWebhook })
+          yield* holdBrand(workspaceId, brandId)
+          const written = yield* repo.write(workspaceId, channelId, config).pipe(
+            Effect.catchTag("NameTaken", () => Effect.fail(nameInUse(name)))
+          )
+          if (Option.isNone(written)) return yield* notFound()
+        }).pipe(
+          (update) => repo.withTransaction(update),
+          Effect.withSpan("Channel.update", { attributes: { channelId } })
+        ),
+
+      Delete: ({ payload }) =>
+        repo.markDeleted(payload.workspaceId, channelId).pipe(
+          Effect.flatMap(Option.match({
+            onNone: () => Effect.fail(notFound()),
+            // Jobs arrive with a later issue; until then a channel has nothing waiting to cancel.
+            onSome: () => Effect.succeed({ cancelled: 0 })
+          })),
+          Effect.withSpan("Channel.delete", { attributes: { channelId } })
+        ),
+
+      Subscribe: ({ payload }) =>
+        repo.withTransaction(subscriptions.subscribe(channelId, payload)).pipe(
+          Effect.withSpan("Channel.subscribe", { attributes: { channelId } })
+        ),
+
+      ChangeSubscription: ({ payload }) =>
+        repo.withTransaction(subscriptions.change(channelId, payload)).pipe(
+          Effect.withSpan("Channel.changeSubscription", { attributes: { channelId } })
+        ),
+
+      Unsubscribe: ({ payload }) =>
+        repo.withTransaction(subscriptions.unsubscribe(channelId, payload)).pipe(
+          Effect.withSpan("Channel.unsubscribe", { attributes: { channelId } })
+        ),
+
+      StreamTemplateChanged: ({ payload }) =>
+        subscriptions.followTemplate(channelId, payload).pipe(
+          Effect.withSpan("Channel.streamTemplateChanged", { attributes: { channelId } })
+        )
+    })
+  }),
+  { maxIdleTime: "5 minutes" }
+)

@@ -1,0 +1,16 @@
+import { Layer } from "effect"
+import { ChannelRepo } from "./ChannelRepo.js"
+import { Channels } from "./Channels.js"
+import { ChannelsHttpLive } from "./ChannelsHttp.js"
+import { SubscriptionRepo } from "./SubscriptionRepo.js"
+import { Subscriptions } from "./Subscriptions.js"
+
+/** Channels and their subscriptions: the routes, the services, and the repositories the channel entity writes. */
+export const ChannelsLive = ChannelsHttpLive.pipe(
+  Layer.provideMerge(Subscriptions.layer),
+  Layer.provideMerge(Channels.layer),
+  Layer.provideMerge(Layer.merge(ChannelRepo.layer, SubscriptionRepo.layer))
+)
+
+export { ChannelBrandWearers } from "./ChannelBrandWearers.js"
+export { ChannelListeners } from "./ChannelListeners.js"

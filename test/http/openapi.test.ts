@@ -1,0 +1,54 @@
+import { OpenApi } from "@effect/platform"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { ClipwrightApi } from "../../src/Api.js"
+import { call } from "../support/Client.js"
+import { createTestDatabase, type TestDatabase } from "../support/Database.js"
+import { startNode, type TestNode } from "../support/Node.js"
+
+// `npm run lint:openapi` lints `OpenApi.fromApi(ClipwrightApi)` without a node; this pins that the node serves exactly
+// that document, and checks what redocly's rules do not: every operation also has a description.
+let db: TestDatabase
+let node: TestNode
+let served: Record<string, any>
+
+beforeAll(async () => {
+  db = await createTestDatabase("openapi")
+  node = await startNode({ databaseUrl: db.url })
+  const answer = await call(node.url, "GET", "/v1/openapi.json")
+  expect(answer.status, answer.text).toBe(200)
+  served = answer.body
+})
+
+afterAll(async () => {
+  await node?.stop()
+  await db?.drop()
+})
+
+const operations = () =>
+  Object.entries<Record<string, any>>(served["paths"]).flatMap(([path, methods]) =>
+    Object.entries<Record<string, any>>(methods)
+      .map(([method, operation]) => ({ route: `${method} ${path}`, operation }))
+  )
+
+describe("/v1/openapi.json", () => {
+  it("is the document `npm run lint:openapi` lints", () => {
+    expect(served).toEqual(JSON.parse(JSON.stringify(OpenApi.fromApi(ClipwrightApi))))
+  })
+
+  it("gives every operation a summary and a description", () => {
+    expect(operations().length).toBeGreaterThan(60)
+    const unexplained = operations()
+      .filter(({ operation }) => !(operation.summary?.trim()) || !(operation.description?.trim()))
+      .map(({ route }) => route)
+    expect(unexplained).toEqual([])
+  })
+
+  it("declares every tag once, with a description, and a server the paths are relative to", () => {
+    const tags: Array<Record<string, any>> = served["tags"]
+    expect(new Set(tags.map((tag) => tag.name)).size).toBe(tags.length)
+    expect(tags.filter((tag) => !(tag.description?.trim())).map((tag) => tag.name)).toEqual([])
+    const declared = new Set(tags.map((tag) => tag.name))
+    expect(operations().flatMap(({ operation }) => operation.tags).filter((tag) => !declared.has(tag))).toEqual([])
+    expect(served["servers"]).toEqual([{ url: "/", description: expect.any(String) }])
+  })
+})
