@@ -28,20 +28,20 @@ export class ChannelRecord extends Model.Class<ChannelRecord>("ChannelRecord")({
 }) {}
 
 /** What a channel's configuration is once every default is filled in: what create stores and update rewrites. */
-export const ChannelConfig = Schema.Struct({
-  name: Schema.String,
-  surface: Schema.String,
-  ratio: Schema.String,
-  locale: Schema.String,
-  brandId: Schema.String,
-  enabled: Schema.Boolean,
-  approval: Approval,
-  deliverByEmail: Schema.Boolean,
-  deliverByWebhook: Schema.Boolean,
-  posting: Posting,
-  syndicates: Schema.Boolean,
-  syndicationToken: Schema.NullOr(Schema.String)
-})
+export const ChannelConfig = ChannelRecord.json.pick(
+  "name",
+  "surface",
+  "ratio",
+  "locale",
+  "brandId",
+  "enabled",
+  "approval",
+  "deliverByEmail",
+  "deliverByWebhook",
+  "posting",
+  "syndicates",
+  "syndicationToken"
+)
 export type ChannelConfig = typeof ChannelConfig.Type
 
 /** A live channel's row with the brand it wears, as the views read it. */
