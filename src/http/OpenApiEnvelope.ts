@@ -1,4 +1,5 @@
 import { codeByTag, ErrorCatalogue } from "../domain/Errors.js"
+import { type Requirement, requirementFor } from "../domain/Permissions.js"
 
 const envelope = {
   type: "object",
@@ -48,7 +49,38 @@ export const documentEnvelope = (spec: Spec): Spec => {
     }
   }
   spec["components"] = { ...spec["components"], schemas: { ...spec["components"]?.["schemas"], ErrorEnvelope: envelope } }
-  return dropUnusedSchemas(mergeTags(spec))
+  return dropUnusedSchemas(mergeTags(documentPermissions(spec)))
+}
+
+const permissionText = (requirement: Requirement): string => {
+  switch (requirement._tag) {
+    case "AnyKey":
+      return "Any valid key."
+    case "OwnerOnly":
+      return "A signed-in owner only: every API key is refused with 403, whatever its permissions."
+    case "Platform":
+      return "A platform credential (`ingest:shipped`)."
+    case "Permission":
+      return `Needs \`${requirement.permission}\`${requirement.public ? "; also served without a key" : ""}.`
+  }
+}
+
+/**
+ * Each bearer-secured `/v1` operation states the permission it needs, from the table the security middleware checks
+ * (`x-permission` for tools, a line of the description for readers), so the reference cannot drift from the checks.
+ */
+const documentPermissions = (spec: Spec): Spec => {
+  for (const [path, operations] of Object.entries<Spec>(spec["paths"] ?? {})) {
+    if (!path.startsWith("/v1/")) continue
+    for (const [method, operation] of Object.entries<Spec>(operations)) {
+      if (!Array.isArray(operation?.["security"]) || operation["security"].length === 0) continue
+      const requirement = requirementFor(method.toUpperCase(), path)
+      if (requirement._tag === "Permission") operation["x-permission"] = requirement.permission
+      const line = `**Permission:** ${permissionText(requirement)}`
+      operation["description"] = operation["description"] === undefined ? line : `${operation["description"]}\n\n${line}`
+    }
+  }
+  return spec
 }
 
 /** Several groups may share a title (one section in /docs): one tag per title, their distinct descriptions joined. */

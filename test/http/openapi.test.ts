@@ -43,6 +43,22 @@ describe("/v1/openapi.json", () => {
     expect(unexplained).toEqual([])
   })
 
+  it("states on every key-secured /v1 operation the permission the middleware checks", () => {
+    const secured = operations().filter(({ operation, route }) =>
+      route.split(" ")[1]!.startsWith("/v1/") && (operation.security?.length ?? 0) > 0
+    )
+    expect(secured.length).toBeGreaterThan(60)
+    expect(secured.filter(({ operation }) => !/\*\*Permission:\*\* /.test(operation.description))).toEqual([])
+    const byRoute = Object.fromEntries(secured.map(({ operation, route }) => [route, operation["x-permission"]]))
+    expect(byRoute).toMatchObject({
+      "post /v1/channels": "channels:write",
+      "get /v1/feeds": "feeds:read",
+      "put /v1/connections/mode": "connections:write",
+      "get /v1/catalogue": "templates:read",
+      "post /v1/storage/split": "media:write"
+    })
+  })
+
   it("declares every tag once, with a description, and a server the paths are relative to", () => {
     const tags: Array<Record<string, any>> = served["tags"]
     expect(new Set(tags.map((tag) => tag.name)).size).toBe(tags.length)
