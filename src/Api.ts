@@ -20,6 +20,7 @@ import { ReferenceClipsApi } from "./renders/clips/ReferenceClipsApi.js"
 import { RenderedClipsApi } from "./renders/clips/RenderedClipsApi.js"
 import { RenderJobsApi } from "./renders/jobs/RenderJobsApi.js"
 import { RendersApi } from "./renders/allowance/RendersApi.js"
+import { StreamIngestApi } from "./streams/StreamIngestApi.js"
 import { StreamsApi } from "./streams/StreamsApi.js"
 import { SystemApi } from "./system/SystemApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
@@ -29,6 +30,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(SystemApi)
   .add(IdentityApi)
   .add(StreamsApi)
+  .add(StreamIngestApi)
   .add(TemplatesApi)
   .add(ReferenceClipsApi)
   .add(RendersApi)

@@ -1,6 +1,7 @@
 import { ErrorDetail, toPointer } from "../domain/Errors.js"
 import type { FieldMap } from "./Stream.js"
 import { contentFields, type Field } from "../templates/Fields.js"
+import { isLocale } from "../templates/Locales.js"
 import type { Build } from "../templates/Template.js"
 
 const parsePointer = (pointer: string): ReadonlyArray<string> | undefined =>
@@ -8,10 +9,15 @@ const parsePointer = (pointer: string): ReadonlyArray<string> | undefined =>
     ? pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
     : undefined
 
-/** The field a pointer into the template's input document names, if any (a list index counts as its item). */
+/**
+ * The field a pointer into the template's input document names, if any (a list index counts as its item).
+ * `/locales/<locale>/...` names the same field as the path after it: a language copy has the default's shape.
+ */
 export const fieldAt = (build: Build, pointer: string): Field | undefined => {
-  const segments = parsePointer(pointer)
-  if (segments === undefined || segments.length === 0) return undefined
+  const parsed = parsePointer(pointer)
+  if (parsed === undefined) return undefined
+  const segments = parsed[0] === "locales" ? (isLocale(parsed[1] ?? "") ? parsed.slice(2) : []) : parsed
+  if (segments.length === 0) return undefined
   let fields: ReadonlyArray<Field> = contentFields(build.limits)
   let found: Field | undefined
   for (const segment of segments) {

@@ -75,6 +75,15 @@ const make = Effect.gen(function*() {
     }
   })
 
+  /** What a sending key may address: every live stream of the workspace, in the list's order. */
+  const addressable = Effect.fn("Streams.addressable")(function*(workspaceId: WorkspaceId) {
+    const rows = yield* repo.listLive(workspaceId)
+    return {
+      route: `${config.publicBaseUrl}/v1/stream`,
+      streams: rows.map((row) => ({ streamId: row.id, name: row.name, templateId: row.templateId, enabled: row.enabled }))
+    }
+  })
+
   const create = Effect.fn("Streams.create")(function*(workspaceId: WorkspaceId, body: CreateStreamBody) {
     const build = yield* newestBuildOf(body.templateId, "templateId")
     const fieldMap = body.fieldMap ?? {}
@@ -137,7 +146,7 @@ const make = Effect.gen(function*() {
     return Option.map(yield* repo.findLive(workspaceId, id), (row) => row.templateId)
   })
 
-  return { list, create, update, remove, suggest, templateOf }
+  return { list, addressable, create, update, remove, suggest, templateOf }
 })
 
 export class Streams extends Context.Tag("clipwright/services/Streams")<Streams, Effect.Effect.Success<typeof make>>() {

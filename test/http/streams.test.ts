@@ -119,6 +119,38 @@ describe("streams", () => {
     expect(badAs.body.error.details[0].path).toBe("/fieldMap/~1clipData~1headline/as")
   })
 
+  it("accepts field-map keys into a supported locale's copy of the content, on create and update", async () => {
+    const made = await create({
+      name: "Localized",
+      fieldMap: {
+        "/locales/fr/clipData/headline": { from: "/titre", maxLength: true },
+        "/locales/pt-BR/metaData/title": { const: "Diário" }
+      }
+    })
+    expect(made.status).toBe(201)
+    expect(made.body.stream.fieldMap["/locales/fr/clipData/headline"]).toEqual({ from: "/titre", maxLength: true })
+    const id = made.body.stream.id
+    const updated = await api.post(`/v1/streams/${id}/update`, {
+      fieldMap: { "/locales/de/clipData/figures/0/value": { from: "/preis", as: "number" } }
+    })
+    expect(updated.status).toBe(200)
+    const bad = await api.post(`/v1/streams/${id}/update`, {
+      fieldMap: {
+        "/locales/xx/clipData/headline": { from: "/a" },
+        "/locales/fr/clipData/nope": { from: "/a" },
+        "/locales/fr": { from: "/a" }
+      }
+    })
+    expect(bad.status).toBe(400)
+    expect(bad.body.error.details.map((d: { path: string }) => d.path)).toEqual(expect.arrayContaining([
+      "/fieldMap/~1locales~1xx~1clipData~1headline",
+      "/fieldMap/~1locales~1fr~1clipData~1nope",
+      "/fieldMap/~1locales~1fr"
+    ]))
+    const after = (await api.get("/v1/streams")).body.streams.find((s: { id: string }) => s.id === id)
+    expect(Object.keys(after.fieldMap)).toEqual(["/locales/de/clipData/figures/0/value"])
+  })
+
   it("updates fields, keeps the id and checks a new template against the map", async () => {
     const { body } = await create({ name: "To update", fieldMap: { "/clipData/figures/3/label": { const: "Q4" } } })
     const id = body.stream.id

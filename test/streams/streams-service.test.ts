@@ -93,4 +93,22 @@ layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams serv
       assert.isTrue(refused._tag === "SchemaValidation" && refused.details.length > 0)
       assert.deepStrictEqual((yield* streams.list(owner)).streams, [])
     }))
+
+  it.effect("field-map keys into /locales/<locale>/... are the content path below them, for a supported locale", () =>
+    Effect.gen(function*() {
+      const streams = yield* Streams
+      const owner = yield* newWorkspace("Locale maps")
+      const made = yield* asRequest(streams.create(owner, {
+        name: "French copy",
+        templateId: MARKET,
+        fieldMap: { "/locales/fr/clipData/headline": { from: "/titre" } }
+      }))
+      assert.deepStrictEqual(Object.keys(made.fieldMap), ["/locales/fr/clipData/headline"])
+      const refused = yield* Effect.flip(asRequest(streams.create(owner, {
+        name: "Unknown locale",
+        templateId: MARKET,
+        fieldMap: { "/locales/xx/clipData/headline": { from: "/titre" } }
+      })))
+      assert.strictEqual(refused._tag, "SchemaValidation")
+    }))
 })
