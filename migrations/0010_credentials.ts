@@ -18,18 +18,6 @@ export default Effect.gen(function*() {
       PRIMARY KEY (channel_id, key)
     )`
   yield* sql`CREATE INDEX channel_credentials_workspace_idx ON channel_credentials (workspace_id)`
-  // A channel delete forgets its credentials (SPEC Channels) whichever code path marks the row deleted.
-  yield* sql`
-    CREATE FUNCTION forget_channel_credentials() RETURNS trigger AS $$
-    BEGIN
-      DELETE FROM channel_credentials WHERE channel_id = NEW.id;
-      RETURN NEW;
-    END
-    $$ LANGUAGE plpgsql`
-  yield* sql`
-    CREATE TRIGGER channels_forget_credentials AFTER UPDATE OF deleted_at ON channels
-    FOR EACH ROW WHEN (OLD.deleted_at IS NULL AND NEW.deleted_at IS NOT NULL)
-    EXECUTE FUNCTION forget_channel_credentials()`
   // Each workspace's mirror of the template registry as of its last POST /v1/templates/sync; no rows until then.
   yield* sql`
     CREATE TABLE template_syncs (

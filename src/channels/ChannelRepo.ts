@@ -63,8 +63,14 @@ const make = Effect.gen(function*() {
     Request: ById,
     Result: Schema.Struct({ id: Schema.String }),
     execute: ({ id, workspaceId }) =>
-      sql`UPDATE channels SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
-          WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL RETURNING id`
+      // The deprecated credential fields go with the channel (SPEC Channels: "credentials forgotten"), in one statement.
+      sql`WITH deleted AS (
+            UPDATE channels SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
+            WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL RETURNING id
+          ), forgotten AS (
+            DELETE FROM channel_credentials WHERE channel_id IN (SELECT id FROM deleted)
+          )
+          SELECT id FROM deleted`
   })
   const lockBrand = SqlSchema.findOne({
     Request: ById,

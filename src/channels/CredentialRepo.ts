@@ -25,7 +25,7 @@ const make = Effect.gen(function*() {
       sql`SELECT ${sql.unsafe(columns)} FROM channel_credentials k JOIN channels c ON c.id = k.channel_id
           WHERE k.workspace_id = ${workspaceId} AND k.channel_id = ${channelId} ORDER BY k.position`
   })
-  // Locks the live channel row so a concurrent delete (whose trigger forgets the fields) runs before or after, whole.
+  // Locks the live channel row so a concurrent delete (which forgets the fields) runs before or after, whole.
   const lockChannel = SqlSchema.findOne({
     Request: ById,
     Result: Schema.Struct({ id: Schema.String }),
