@@ -8,6 +8,7 @@ import m0007 from "./0007_feeds.js"
 import m0008 from "./0008_channels.js"
 import m0009 from "./0009_subscriptions.js"
 import m0010 from "./0010_credentials.js"
+import m0011 from "./0011_ingest.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -20,5 +21,6 @@ export const migrations = {
   "0007_feeds": m0007,
   "0008_channels": m0008,
   "0009_subscriptions": m0009,
-  "0010_credentials": m0010
+  "0010_credentials": m0010,
+  "0011_ingest": m0011
 }

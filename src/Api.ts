@@ -10,6 +10,10 @@ import { FeedsApi } from "./feeds/FeedsApi.js"
 import { documentEnvelope } from "./http/OpenApiEnvelope.js"
 import { AdminApi } from "./identity/AdminApi.js"
 import { IdentityApi } from "./identity/IdentityApi.js"
+import { IngestEventsApi } from "./ingest/IngestEventsApi.js"
+import { BroadcastApi } from "./ingest/BroadcastApi.js"
+import { FeedIngestApi } from "./ingest/FeedIngestApi.js"
+import { StreamSendApi } from "./ingest/StreamSendApi.js"
 import { MediaApi, MediaPreviewApi } from "./media/MediaApi.js"
 import { StorageApi } from "./media/StorageApi.js"
 import { AdminLimitsApi } from "./renders/allowance/AdminLimitsApi.js"
@@ -20,7 +24,6 @@ import { ReferenceClipsApi } from "./renders/clips/ReferenceClipsApi.js"
 import { RenderedClipsApi } from "./renders/clips/RenderedClipsApi.js"
 import { RenderJobsApi } from "./renders/jobs/RenderJobsApi.js"
 import { RendersApi } from "./renders/allowance/RendersApi.js"
-import { StreamIngestApi } from "./streams/StreamIngestApi.js"
 import { StreamsApi } from "./streams/StreamsApi.js"
 import { SystemApi } from "./system/SystemApi.js"
 import { TemplatesApi } from "./templates/TemplatesApi.js"
@@ -30,7 +33,10 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(SystemApi)
   .add(IdentityApi)
   .add(StreamsApi)
-  .add(StreamIngestApi)
+  .add(StreamSendApi)
+  .add(FeedIngestApi)
+  .add(BroadcastApi)
+  .add(IngestEventsApi)
   .add(TemplatesApi)
   .add(ReferenceClipsApi)
   .add(RendersApi)

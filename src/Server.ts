@@ -12,6 +12,7 @@ import { AppConfig } from "./Config.js"
 import { FeedsLive } from "./feeds/FeedsLive.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { IdentityLive } from "./identity/IdentityLive.js"
+import { IngestLive } from "./ingest/IngestLive.js"
 import { MediaLive } from "./media/MediaLive.js"
 import { TracingLive } from "./observability/Tracing.js"
 import { RendersLive } from "./renders/RendersLive.js"
@@ -22,8 +23,9 @@ import { StreamsLive } from "./streams/StreamsLive.js"
 import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
 
-/** Every area, each standing on the ones below it (identity and templates at the bottom, channels at the top). */
-const AreasLive = Layer.mergeAll(ChannelsLive, CredentialsLive).pipe(
+/** Every area, each standing on the ones below it (identity and templates at the bottom, ingest at the top). */
+const AreasLive = IngestLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(ChannelsLive, CredentialsLive)),
   Layer.provideMerge(FeedsLive),
   Layer.provideMerge(RendersLive),
   Layer.provideMerge(BrandsLive),

@@ -1,13 +1,14 @@
 import { Layer } from "effect"
 import { ChannelRepo } from "./ChannelRepo.js"
 import { Channels } from "./Channels.js"
+import { MatchingChannels } from "./MatchingChannels.js"
 import { ChannelsHttpLive } from "./ChannelsHttp.js"
 import { SubscriptionRepo } from "./SubscriptionRepo.js"
 import { Subscriptions } from "./Subscriptions.js"
 
 /** Channels and their subscriptions: the routes, the services, and the repositories the channel entity writes. */
 export const ChannelsLive = ChannelsHttpLive.pipe(
-  Layer.provideMerge(Subscriptions.layer),
+  Layer.provideMerge(Layer.merge(Subscriptions.layer, MatchingChannels.layer)),
   Layer.provideMerge(Channels.layer),
   Layer.provideMerge(Layer.merge(ChannelRepo.layer, SubscriptionRepo.layer))
 )

@@ -1,5 +1,5 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
 import { FeedSwitchRecord } from "./FeedSwitchRecord.js"
 
@@ -11,6 +11,11 @@ const make = Effect.gen(function*() {
     Result: FeedSwitchRecord,
     execute: (workspaceId) =>
       sql`SELECT workspace_id, feed_id, enabled, updated_at FROM feed_switches WHERE workspace_id = ${workspaceId}`
+  })
+  const off = SqlSchema.findAll({
+    Request: Schema.String,
+    Result: Schema.Struct({ workspaceId: WorkspaceId }),
+    execute: (feedId) => sql`SELECT workspace_id FROM feed_switches WHERE feed_id = ${feedId} AND NOT enabled`
   })
   const upsert = SqlSchema.void({
     Request: FeedSwitchRecord.insert,
@@ -27,6 +32,13 @@ const make = Effect.gen(function*() {
         Effect.map((rows) => new Map(rows.map((row) => [row.feedId, row.enabled]))),
         Effect.orDie,
         Effect.withSpan("FeedSwitchRepo.switches")
+      ),
+    /** Every workspace that switched the feed off (across workspaces: a platform broadcast asks it). */
+    switchedOffAnywhere: (feedId: string) =>
+      off(feedId).pipe(
+        Effect.map((rows) => new Set<WorkspaceId>(rows.map((row) => row.workspaceId))),
+        Effect.orDie,
+        Effect.withSpan("FeedSwitchRepo.switchedOffAnywhere")
       ),
     set: (workspaceId: WorkspaceId, feedId: string, enabled: boolean) =>
       upsert(FeedSwitchRecord.insert.make({ workspaceId, feedId, enabled })).pipe(

@@ -86,7 +86,12 @@ const make = Effect.gen(function*() {
     }
   })
 
-  return { list, set, requireOpen }
+  /** Whether the workspace has the feed on (every feed is on until switched off): its events reach channels. */
+  const isOn = Effect.fn("FeedSwitches.isOn")(function*(workspaceId: WorkspaceId, feedId: string) {
+    return (yield* repo.switches(workspaceId)).get(feedId) !== false
+  })
+
+  return { list, set, requireOpen, isOn, switchedOffAnywhere: repo.switchedOffAnywhere }
 })
 
 export class FeedSwitches extends Context.Tag("clipwright/feeds/FeedSwitches")<

@@ -2,7 +2,6 @@ import {
   HttpApiBuilder,
   HttpApp,
   HttpMiddleware,
-  HttpServerError,
   HttpServerRequest,
   HttpServerResponse,
   HttpTraceContext
@@ -12,10 +11,8 @@ import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
-import { ApiKeys } from "./ApiKeys.js"
 import { jsonBodyRefusal } from "./BodyGuard.js"
 import { causeToEnvelope, envelopeResponse, type EnvelopeInput } from "./Envelope.js"
-import { authenticateRequest } from "./SecurityLive.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 /** Bodies beyond this are refused before they are read; file routes raise it for themselves. */
@@ -114,26 +111,7 @@ export const requestContext = (errorsBase: string) =>
 /** Inside the API: every typed failure, decode error, unknown route or defect becomes the envelope. */
 export const ErrorEnvelopeLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
-  const apiKeys = yield* ApiKeys
   const errorsBase = `${config.publicBaseUrl}/errors`
-  return HttpApiBuilder.middleware((app) =>
-    app.pipe(
-      Effect.catchIf(isRouteNotFound, (notFound) => guardPlatformRoutes(apiKeys, notFound)),
-      Effect.catchAllCause((cause) => causeToEnvelope(errorsBase, cause))
-    )
-  )
+  return HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause)))
 }))
 
-const isRouteNotFound = (e: unknown): e is HttpServerError.RouteNotFound =>
-  HttpServerError.isServerError(e) && e._tag === "RouteNotFound"
-
-/**
- * The platform's broadcast routes are not served by this node yet, but a workspace key asking for them is still
- * refused as the spec says (403 naming ingest:shipped) rather than told they do not exist.
- */
-const guardPlatformRoutes = (apiKeys: ApiKeys["Type"], notFound: HttpServerError.RouteNotFound) => {
-  const pathname = new URL(notFound.request.url, "http://x").pathname
-  if (!/^\/v1\/broadcasts?(\/|$)/.test(pathname)) return Effect.fail(notFound)
-  const key = (notFound.request.headers["authorization"] ?? "").replace(/^Bearer\s+/i, "")
-  return authenticateRequest(apiKeys, notFound.request, pathname, key).pipe(Effect.zipRight(Effect.fail(notFound)))
-}

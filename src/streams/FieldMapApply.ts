@@ -57,8 +57,17 @@ const coerce = (value: unknown, as: FieldMapEntry["as"]): unknown => {
   }
 }
 
-/** Builds the template's input document from posted data; an empty map passes the data through unchanged. */
-export const applyFieldMap = (build: Build, fieldMap: FieldMap, data: unknown): unknown => {
+/** A value the map changed on the way in, for the sender to hear about (a `maxLength` cut). */
+export interface MapNote {
+  readonly path: string
+  readonly message: string
+}
+
+/**
+ * Builds the template's input document from posted data; an empty map passes the data through unchanged. Cuts made
+ * by `maxLength` are reported to `notes` when given.
+ */
+export const applyFieldMap = (build: Build, fieldMap: FieldMap, data: unknown, notes?: Array<MapNote>): unknown => {
   const entries = Object.entries(fieldMap)
   if (entries.length === 0) return data
   const document: Record<string, unknown> = {}
@@ -69,7 +78,11 @@ export const applyFieldMap = (build: Build, fieldMap: FieldMap, data: unknown): 
     let coerced = coerce(value, entry.as)
     const field = fieldAt(build, target)
     if (entry.maxLength === true && field?.type === "text" && typeof coerced === "string") {
-      coerced = [...coerced].slice(0, field.maxLength).join("")
+      const points = [...coerced]
+      if (points.length > field.maxLength) {
+        coerced = points.slice(0, field.maxLength).join("")
+        notes?.push({ path: target, message: `Cut from ${points.length} to ${field.maxLength} characters (maxLength).` })
+      }
     }
     setPointer(document, target, coerced)
   }

@@ -31,3 +31,7 @@ export const StreamChanges = Schema.Struct({
   fieldMap: Schema.optional(FieldMap)
 })
 export type StreamChanges = typeof StreamChanges.Type
+
+/** The part of a live stream an event is checked and mapped with. */
+export const SendTarget = StreamRecord.select.pick("id", "name", "enabled", "templateId", "fieldMap")
+export type SendTarget = typeof SendTarget.Type

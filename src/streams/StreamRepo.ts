@@ -1,42 +1,61 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
-import { StreamChanges, StreamRecord } from "./StreamRecord.js"
+import { SendTarget, StreamChanges, StreamRecord } from "./StreamRecord.js"
 import { groupCommit } from "../sql/GroupCommit.js"
 
 /** One stream's change in a group-committed update. */
 const StreamUpdate = Schema.Struct({ id: Schema.String, workspaceId: WorkspaceId, changes: StreamChanges })
 type StreamUpdate = typeof StreamUpdate.Type
 
-const columns = "id, workspace_id, name, description, enabled, template_id, field_map, last_received_at, " +
-  "last_sample, create_request_id, created_at, updated_at, deleted_at"
+const ownColumns = "id, workspace_id, name, description, enabled, template_id, field_map, create_request_id, " +
+  "created_at, updated_at, deleted_at"
+
+/**
+ * A stream with what it last received: the newest row of its ingest log, so the hot path never writes the stream
+ * (its entity stays the only writer of the row).
+ */
+const selectStreams = `SELECT ${ownColumns.split(", ").map((c) => "s." + c).join(", ")},
+    r.received_at AS last_received_at, r.data AS last_sample
+  FROM streams s LEFT JOIN LATERAL (
+    SELECT e.received_at, e.data FROM ingest_events e
+    WHERE e.stream_id = s.id ORDER BY e.received_at DESC, e.id DESC LIMIT 1
+  ) r ON true`
 
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
   const byId = SqlSchema.findOne({
     Request: Schema.String,
     Result: StreamRecord,
-    execute: (id) => sql`SELECT ${sql.unsafe(columns)} FROM streams WHERE id = ${id}`
+    execute: (id) => sql`${sql.unsafe(selectStreams)} WHERE s.id = ${id}`
   })
   const live = SqlSchema.findOne({
     Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
     Result: StreamRecord,
     execute: ({ id, workspaceId }) =>
-      sql`SELECT ${sql.unsafe(columns)} FROM streams
+      sql`${sql.unsafe(selectStreams)}
+          WHERE s.id = ${id} AND s.workspace_id = ${workspaceId} AND s.deleted_at IS NULL`
+  })
+  const target = SqlSchema.findOne({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
+    Result: SendTarget,
+    execute: ({ id, workspaceId }) =>
+      sql`SELECT id, name, enabled, template_id, field_map FROM streams
           WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
   const listLive = SqlSchema.findAll({
     Request: WorkspaceId,
     Result: StreamRecord,
     execute: (workspaceId) =>
-      sql`SELECT ${sql.unsafe(columns)} FROM streams
-          WHERE workspace_id = ${workspaceId} AND deleted_at IS NULL ORDER BY created_at, id`
+      sql`${sql.unsafe(selectStreams)}
+          WHERE s.workspace_id = ${workspaceId} AND s.deleted_at IS NULL ORDER BY s.created_at, s.id`
   })
   const insert = SqlSchema.findOne({
     Request: StreamRecord.insert,
     Result: StreamRecord,
     execute: (row) =>
-      sql`INSERT INTO streams ${sql.insert(row)} ON CONFLICT (id) DO NOTHING RETURNING ${sql.unsafe(columns)}`
+      sql`INSERT INTO streams ${sql.insert(row)} ON CONFLICT (id) DO NOTHING
+          RETURNING ${sql.unsafe(ownColumns)}, NULL::timestamptz AS last_received_at, NULL::jsonb AS last_sample`
   })
   const markDeleted = SqlSchema.void({
     Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
@@ -88,6 +107,8 @@ const make = Effect.gen(function*() {
     findInAnyWorkspace: (id: string) => Effect.orDie(byId(id)),
     /** The workspace's live stream with that id; another workspace's answers None, as a missing one does. */
     findLive: (workspaceId: WorkspaceId, id: string) => Effect.orDie(live({ workspaceId, id })),
+    /** What sending an event needs of a live stream, and nothing more: read once per event on the hot path. */
+    findTarget: (workspaceId: WorkspaceId, id: string) => Effect.orDie(target({ workspaceId, id })),
     listLive: (workspaceId: WorkspaceId) => Effect.orDie(listLive(workspaceId)),
     /** None when the id is taken (by any workspace). */
     insert: (row: typeof StreamRecord.insert.Type) => Effect.orDie(insert(row)),

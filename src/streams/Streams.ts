@@ -146,7 +146,10 @@ const make = Effect.gen(function*() {
     return Option.map(yield* repo.findLive(workspaceId, id), (row) => row.templateId)
   })
 
-  return { list, addressable, create, update, remove, suggest, templateOf }
+  /** The workspace's live stream an event is sent to; None for a missing stream or another workspace's. */
+  const sendTarget = (workspaceId: WorkspaceId, id: string) => repo.findTarget(workspaceId, id)
+
+  return { list, addressable, create, update, remove, suggest, templateOf, sendTarget }
 })
 
 export class Streams extends Context.Tag("clipwright/services/Streams")<Streams, Effect.Effect.Success<typeof make>>() {

@@ -41,7 +41,7 @@ const send = (route: Route, key: string | undefined, headers: Record<string, str
   call(node.url, route.method, route.path(streamId), {
     key,
     headers,
-    ...(route.body === undefined ? {} : { body: route.body() })
+    ...(route.body === undefined ? {} : { body: route.body(streamId) })
   })
 
 const permissioned = routes.filter((route) => route.permission !== "any")
@@ -64,9 +64,17 @@ describe("route × permission", () => {
     expect(error.message).toContain(route.permission)
   })
 
-  it.each(permissioned)("$name: ingest:write alone is 403 (prefixes match exactly)", async (route) => {
+  const notSending = permissioned.filter((route) => route.permission !== "ingest:write")
+  const sending = permissioned.filter((route) => route.permission === "ingest:write")
+
+  it.each(notSending)("$name: ingest:write alone is 403 (prefixes match exactly)", async (route) => {
     const r = await send(route, await keyWith(["ingest:write"]))
     expect(expectError(r, 403, "forbidden").message).toContain(route.permission)
+  })
+
+  it.each(sending)("$name: streams:write alone cannot send, 403 naming ingest:write", async (route) => {
+    const r = await send(route, await keyWith(["streams:write", "streams:read"]))
+    expect(expectError(r, 403, "forbidden").message).toContain("ingest:write")
   })
 
   it.each(permissioned)("$name: every other workspace permission together is still 403", async (route) => {

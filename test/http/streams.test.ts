@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { newEventId } from "../support/Routes.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 const BRIEFING = "tpl_8e2f60b9d14a"
@@ -13,7 +14,7 @@ let api: ReturnType<typeof client>
 beforeAll(async () => {
   db = await createTestDatabase("streams")
   node = await startNode({ databaseUrl: db.url })
-  api = (await workspaceWithKey(node, ["streams:read", "streams:write"])).api
+  api = (await workspaceWithKey(node, ["streams:read", "streams:write", "ingest:write"])).api
 })
 
 afterAll(async () => {
@@ -22,6 +23,10 @@ afterAll(async () => {
 })
 
 const create = (body: Record<string, unknown>) => api.post("/v1/streams", { templateId: MARKET, ...body })
+
+/** An event on the stream, as its sender would post it. */
+const receive = (streamId: string, data: unknown) =>
+  api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
 
 describe("streams", () => {
   it("creates a stream with a drawn id and lists it", async () => {
@@ -175,8 +180,7 @@ describe("streams", () => {
   it("checks a changed map against the stream's last payload", async () => {
     const { body } = await create({ name: "Sampled", fieldMap: { "/clipData/headline": { from: "/title" } } })
     const id = body.stream.id
-    // Events arrive with a later issue; the sample is arranged directly, as the ingest path will store it.
-    await query(db.url, "UPDATE streams SET last_sample = $1 WHERE id = $2", [JSON.stringify({ title: "Gold up", n: 5 }), id])
+    expect((await receive(id, { title: "Gold up", n: 5 })).status).toBe(202)
     const broken = await api.post(`/v1/streams/${id}/update`, { fieldMap: { "/clipData/headline": { from: "/missing" } } })
     expect(broken.status).toBe(400)
     expect(broken.body.error.details[0]).toMatchObject({ path: "/fieldMap", rule: "required" })
@@ -192,7 +196,7 @@ describe("streams", () => {
     expect(none.status).toBe(409)
     expect(none.body.error.code).toBe("no_sample")
     const sample = { title: "Oil slides", summary: "Brent down", provider: "Desk", metrics: [{ label: "Brent", value: 71.2 }] }
-    await query(db.url, "UPDATE streams SET last_sample = $1 WHERE id = $2", [JSON.stringify(sample), id])
+    expect((await receive(id, sample)).status).toBe(202)
     const r = await api.post(`/v1/streams/${id}/suggest-map`, {})
     expect(r.status).toBe(200)
     expect(r.body.sample).toEqual(sample)

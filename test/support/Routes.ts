@@ -15,10 +15,27 @@ export interface Route {
   /** The status a permitted call answers. */
   readonly ok: number
   readonly path: (streamId: string) => string
-  readonly body?: () => unknown
+  readonly body?: (streamId: string) => unknown
 }
 
 let drawn = 0
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+/** A fresh ULID-shaped event id (time part from the clock, then a counter): unique within a test run. */
+export const newEventId = () => {
+  let time = Date.now()
+  let head = ""
+  for (let i = 0; i < 10; i++, time = Math.floor(time / 32)) head = CROCKFORD[time % 32] + head
+  return head + String(++drawn).padStart(16, "0")
+}
+
+/** Content the market-move template's standard variant (the index-close feed) accepts. */
+export const indexClose = {
+  clipData: {
+    headline: "European stocks close higher",
+    figures: [{ label: "STOXX 600", value: 512.37, unit: "pts", direction: "up" }]
+  }
+}
 
 /**
  * The implemented routes, one row each. Routes not implemented yet are not listed; the owner-only ones
@@ -67,6 +84,52 @@ export const routes: ReadonlyArray<Route> = [
     otherMode: "renders:write",
     ok: 200,
     path: () => "/v1/render-jobs"
+  },
+  { name: "GET /v1/stream", method: "GET", permission: "ingest:write", otherMode: null, ok: 200, path: () => "/v1/stream" },
+  {
+    // Data that does not fit the template is still a landed event: 202 unmapped.
+    name: "POST /v1/stream",
+    method: "POST",
+    permission: "ingest:write",
+    otherMode: null,
+    ok: 202,
+    path: () => "/v1/stream",
+    body: (streamId) => ({ streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: {} })
+  },
+  {
+    name: "POST /v1/stream/validate",
+    method: "POST",
+    permission: "ingest:write",
+    otherMode: null,
+    ok: 200,
+    path: () => "/v1/stream/validate",
+    body: (streamId) => ({ streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: {} })
+  },
+  {
+    name: "POST /v1/ingest/{source}/{format}/validate",
+    method: "POST",
+    permission: "ingest:write",
+    otherMode: null,
+    ok: 200,
+    path: () => "/v1/ingest/markets/index-close/validate",
+    body: () => ({ eventId: newEventId(), occurredAt: new Date().toISOString(), data: indexClose })
+  },
+  {
+    name: "GET /v1/ingest-events",
+    method: "GET",
+    permission: "received:read",
+    otherMode: null,
+    ok: 200,
+    path: () => "/v1/ingest-events"
+  },
+  {
+    // No event has this id: a permitted key gets past the permission check to the workspace's 404.
+    name: "GET /v1/ingest-events/{id}",
+    method: "GET",
+    permission: "received:read",
+    otherMode: null,
+    ok: 404,
+    path: () => "/v1/ingest-events/01JAAAAAAAAAAAAAAAAAAAAAAA"
   },
   {
     name: "GET /v1/media/renders",

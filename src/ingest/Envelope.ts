@@ -1,0 +1,68 @@
+import { Schema } from "effect"
+import { Origin } from "../domain/Origin.js"
+import { StreamId } from "../streams/Stream.js"
+import { isLocale } from "../templates/Locales.js"
+
+export const EventId = Schema.String.pipe(
+  Schema.pattern(/^[0-9A-HJKMNP-TV-Z]{26}$/, { message: () => "a ULID: 26 Crockford base32 characters, upper case" })
+)
+
+// A date and a time of day with a zone (Z or an offset): an instant, not a wall-clock time.
+const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+
+/** An ISO 8601 instant; decoded to its UTC form, so one instant is one value however it was written. */
+export const Instant = Schema.transform(
+  Schema.String.pipe(
+    Schema.filter((s) => instantPattern.test(s) && !Number.isNaN(Date.parse(s)), {
+      message: () => "an ISO 8601 instant with a zone, such as 2026-11-23T08:30:00Z"
+    })
+  ),
+  Schema.String,
+  { strict: true, decode: (s) => new Date(s).toISOString(), encode: (s) => s }
+)
+
+export const Locale = Schema.String.pipe(
+  Schema.filter(isLocale, { message: () => "an ISO 639-1 language code, or zh-CN, zh-TW or pt-BR" })
+)
+
+const DataObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
+  message: () => "an object: the event's content"
+})
+
+/** The envelope says exactly these things; a field it does not know is refused, naming it. */
+const closed = { parseOptions: { onExcessProperty: "error", errors: "all" } } as const
+
+/** `POST /v1/stream` and its validate route. `templateId` and `templateVersion` are the stream's, so ignored. */
+export const StreamEnvelope = Schema.Struct({
+  streamId: StreamId,
+  eventId: EventId,
+  occurredAt: Instant,
+  locale: Schema.optional(Locale),
+  data: DataObject,
+  templateId: Schema.optional(Schema.Unknown),
+  templateVersion: Schema.optional(Schema.Unknown)
+}).annotations(closed)
+export type StreamEnvelope = typeof StreamEnvelope.Type
+
+/** `POST /v1/ingest/{source}/{format}` and its validate route; `publishAt`/`timezone` are for origin manual only. */
+export const FeedEnvelope = Schema.Struct({
+  eventId: EventId,
+  occurredAt: Instant,
+  origin: Schema.optional(Origin),
+  locale: Schema.optional(Locale),
+  data: DataObject,
+  publishAt: Schema.optional(Schema.String),
+  timezone: Schema.optional(Schema.String)
+}).annotations(closed)
+export type FeedEnvelope = typeof FeedEnvelope.Type
+
+/** `POST /v1/broadcast`: a feed event for every workspace listening, named by the feed's slugs. */
+export const BroadcastEnvelope = Schema.Struct({
+  sourceSlug: Schema.String,
+  formatSlug: Schema.String,
+  eventId: EventId,
+  occurredAt: Instant,
+  locale: Schema.optional(Locale),
+  data: DataObject
+}).annotations(closed)
+export type BroadcastEnvelope = typeof BroadcastEnvelope.Type

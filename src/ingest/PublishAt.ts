@@ -1,0 +1,81 @@
+import { Either } from "effect"
+import { detailAt, type ErrorDetail } from "../domain/Errors.js"
+
+const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+const local = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/
+
+const isTimeZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
+const offsetAt = (zone: string, at: number): number => {
+  const parts = new Intl.DateTimeFormat("en", {
+    timeZone: zone,
+    hourCycle: "h23",
+    year: "numeric",
+    month: "numeric",
+    day: "numeric",
+    hour: "numeric",
+    minute: "numeric",
+    second: "numeric"
+  }).formatToParts(at)
+  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
+  return Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second")) -
+    Math.floor(at / 1000) * 1000
+}
+
+/** A wall-clock time in a zone as an instant; the offset is looked up twice so a DST change in between is honoured. */
+const wallClockIn = (zone: string, fields: ReadonlyArray<number>): number => {
+  const [y, mo, d, h, mi, s] = fields as [number, number, number, number, number, number]
+  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s)
+  const first = asUtc - offsetAt(zone, asUtc)
+  return asUtc - offsetAt(zone, first)
+}
+
+export interface Schedule {
+  readonly publishAt: Date | null
+  readonly timezone: string | null
+}
+
+/**
+ * When a feed event's posts go out. Only origin `manual` may say: `publishAt` is an instant with a zone, or a wall-clock
+ * time (`2026-11-24T09:00`) read in `timezone` (an IANA zone). A time more than a minute past is refused (SPEC Limits).
+ */
+export const scheduleOf = (
+  body: { readonly origin: string; readonly publishAt?: string | undefined; readonly timezone?: string | undefined },
+  now: number
+): Either.Either<Schedule, ReadonlyArray<ErrorDetail>> => {
+  const { publishAt, timezone } = body
+  if (body.origin !== "manual") {
+    const misplaced = [
+      ...(publishAt === undefined ? [] : [detailAt(["publishAt"], "accepted only with origin manual")]),
+      ...(timezone === undefined ? [] : [detailAt(["timezone"], "accepted only with origin manual")])
+    ]
+    return misplaced.length > 0 ? Either.left(misplaced) : Either.right({ publishAt: null, timezone: null })
+  }
+  if (timezone !== undefined && !isTimeZone(timezone)) {
+    return Either.left([detailAt(["timezone"], "an IANA time zone, such as Europe/Berlin")])
+  }
+  if (publishAt === undefined) return Either.right({ publishAt: null, timezone: timezone ?? null })
+  let at: number
+  if (zoned.test(publishAt) && !Number.isNaN(Date.parse(publishAt))) {
+    at = Date.parse(publishAt)
+  } else {
+    const fields = local.exec(publishAt)
+    if (fields === null) {
+      return Either.left([detailAt(["publishAt"], "an ISO 8601 instant, or a local date and time with timezone")])
+    }
+    if (timezone === undefined) {
+      return Either.left([detailAt(["timezone"], "required when publishAt has no zone or offset")])
+    }
+    at = wallClockIn(timezone, fields.slice(1).map((f) => Number(f ?? 0)))
+  }
+  if (at < now - 60_000) return Either.left([detailAt(["publishAt"], "more than one minute in the past")])
+  return Either.right({ publishAt: new Date(at), timezone: timezone ?? null })
+}

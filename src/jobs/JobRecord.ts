@@ -1,0 +1,32 @@
+import { Model } from "@effect/sql"
+import { Schema } from "effect"
+import { WorkspaceId } from "../domain/Principal.js"
+import { Origin } from "../domain/Origin.js"
+import { StampedByDatabase } from "../sql/Columns.js"
+
+/** The statuses of SPEC "Job stage and status" a job has reached so far. */
+export const JobStatus = Schema.Literal("ACCEPTED")
+export type JobStatus = typeof JobStatus.Type
+
+/**
+ * A job: one event on one channel, its post group. Created ACCEPTED together with its event, before the sender is
+ * answered; the pipeline takes it from there.
+ */
+export class JobRecord extends Model.Class<JobRecord>("JobRecord")({
+  id: Model.GeneratedByApp(Schema.String),
+  workspaceId: Model.GeneratedByApp(WorkspaceId),
+  ingestEventId: Schema.String,
+  channelId: Schema.String,
+  subscriptionId: Schema.String,
+  origin: Origin,
+  status: JobStatus,
+  templateId: Schema.String,
+  templateVariant: Schema.NullOr(Schema.String),
+  /** Null follows the newest build, resolved when the job renders. */
+  templateVersion: Schema.NullOr(Schema.String),
+  ratio: Schema.String,
+  locale: Schema.String,
+  scheduledFor: Schema.NullOr(Schema.DateFromSelf),
+  createdAt: StampedByDatabase,
+  updatedAt: StampedByDatabase
+}) {}
