@@ -2,6 +2,7 @@ import { Entity } from "@effect/cluster"
 import { Effect, Option } from "effect"
 import { detailAt, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { ConfigChanges } from "../sql/ConfigChanges.js"
 import { ChannelEntity } from "./ChannelEntity.js"
 import { ChannelRepo } from "./ChannelRepo.js"
 import { nameInUse, resolveConfig } from "./ChannelRules.js"
@@ -10,6 +11,10 @@ import { subscriptionHandlers } from "./SubscriptionEntityHandlers.js"
 export const ChannelEntityLive = ChannelEntity.toLayer(
   Effect.gen(function*() {
     const repo = yield* ChannelRepo
+    const changes = yield* ConfigChanges
+    // Every handler changes what events reach: the ingest path's memory of this workspace is dropped on every node.
+    const announced = <A, E, R>(workspaceId: WorkspaceId, write: Effect.Effect<A, E, R>) =>
+      Effect.tap(write, () => changes.announce(workspaceId))
     const channelId = (yield* Entity.CurrentAddress).entityId
     const subscriptions = yield* subscriptionHandlers
     const notFound = () => new NotFound({ message: `No channel ${channelId}.` })
@@ -36,7 +41,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
           if (Option.isSome(existing) && existing.value.createRequestId === requestId) return
           return yield* nameInUse(config.name)
         }).pipe(
-          (create) => repo.withTransaction(create),
+          (create) => announced(payload.workspaceId, repo.withTransaction(create)),
           Effect.withSpan("Channel.create", { attributes: { channelId } })
         ),
 
@@ -56,12 +61,12 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
           )
           if (Option.isNone(written)) return yield* notFound()
         }).pipe(
-          (update) => repo.withTransaction(update),
+          (update) => announced(payload.workspaceId, repo.withTransaction(update)),
           Effect.withSpan("Channel.update", { attributes: { channelId } })
         ),
 
       Delete: ({ payload }) =>
-        repo.markDeleted(payload.workspaceId, channelId).pipe(
+        announced(payload.workspaceId, repo.markDeleted(payload.workspaceId, channelId)).pipe(
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(notFound()),
             // Jobs arrive with a later issue; until then a channel has nothing waiting to cancel.
@@ -71,22 +76,22 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         ),
 
       Subscribe: ({ payload }) =>
-        repo.withTransaction(subscriptions.subscribe(channelId, payload)).pipe(
+        announced(payload.workspaceId, repo.withTransaction(subscriptions.subscribe(channelId, payload))).pipe(
           Effect.withSpan("Channel.subscribe", { attributes: { channelId } })
         ),
 
       ChangeSubscription: ({ payload }) =>
-        repo.withTransaction(subscriptions.change(channelId, payload)).pipe(
+        announced(payload.workspaceId, repo.withTransaction(subscriptions.change(channelId, payload))).pipe(
           Effect.withSpan("Channel.changeSubscription", { attributes: { channelId } })
         ),
 
       Unsubscribe: ({ payload }) =>
-        repo.withTransaction(subscriptions.unsubscribe(channelId, payload)).pipe(
+        announced(payload.workspaceId, repo.withTransaction(subscriptions.unsubscribe(channelId, payload))).pipe(
           Effect.withSpan("Channel.unsubscribe", { attributes: { channelId } })
         ),
 
       StreamTemplateChanged: ({ payload }) =>
-        subscriptions.followTemplate(channelId, payload).pipe(
+        announced(payload.workspaceId, subscriptions.followTemplate(channelId, payload)).pipe(
           Effect.withSpan("Channel.streamTemplateChanged", { attributes: { channelId } })
         )
     })

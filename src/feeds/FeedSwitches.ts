@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { detailAt, Forbidden, UnknownFormat, UnknownSource } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { ConfigChanges } from "../sql/ConfigChanges.js"
 import { Entitlements } from "./Entitlements.js"
 import { feedIdentity, findSource, listSources } from "./FeedCatalogue.js"
 import { FeedListeners } from "./FeedListeners.js"
@@ -38,6 +39,7 @@ const nameOf = ({ feed, source }: BoundFeed) => `${source.slug}/${feed.slug} (${
 const make = Effect.gen(function*() {
   const entitlements = yield* Entitlements
   const repo = yield* FeedSwitchRepo
+  const changes = yield* ConfigChanges
   const listeners = yield* FeedListeners
 
   const entitledTo = (workspaceId: WorkspaceId) => Effect.map(entitlements.sourcesOf(workspaceId), (s) => new Set(s))
@@ -71,6 +73,7 @@ const make = Effect.gen(function*() {
       return yield* new Forbidden({ message: `The feed ${nameOf(bound)} is not offered to this workspace.` })
     }
     yield* repo.set(workspaceId, bound.feed.id, body.enabled)
+    yield* changes.announce(workspaceId)
     return { sourceSlug: bound.source.slug, formatSlug: bound.feed.slug, enabled: body.enabled }
   })
 

@@ -1,11 +1,10 @@
 import { Context, Effect, Either, FiberRef, Layer } from "effect"
-import { MatchingChannels } from "../channels/MatchingChannels.js"
 import { ErrorDetail, SchemaValidation } from "../domain/Errors.js"
 import type { Origin } from "../domain/Origin.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { newUlid } from "../domain/Ulid.js"
-import { FeedSwitches, feedBySlugs } from "../feeds/FeedSwitches.js"
+import { feedBySlugs } from "../feeds/FeedSwitches.js"
 import type { BoundFeed } from "../feeds/ShippedFeed.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import { validateContent } from "../templates/Validate.js"
@@ -13,6 +12,7 @@ import { bodyHash } from "./BodyHash.js"
 import type { FeedSendAnswer } from "./IngestAnswers.js"
 import type { IngestInput, Problem } from "./IngestEventRecord.js"
 import { IngestLedger } from "./IngestLedger.js"
+import { IngestTargets } from "./IngestTargets.js"
 import { planJobs, postTitleOf, settle, wouldMatch } from "./Landings.js"
 import type { Schedule } from "./PublishAt.js"
 
@@ -36,8 +36,7 @@ const answerStatus = { ACCEPTED: "accepted", NO_MATCH: "no_match", STALE: "stale
  * feed, and landing it in a workspace with one job per channel subscribed to the feed while the workspace has it on.
  */
 const make = Effect.gen(function*() {
-  const matching = yield* MatchingChannels
-  const switches = yield* FeedSwitches
+  const targets = yield* IngestTargets
   const ledger = yield* IngestLedger
 
   /** The feed the slugs name and the event's content checked against its template; 404 / 400 otherwise. */
@@ -67,11 +66,9 @@ const make = Effect.gen(function*() {
       warnings.push({ path: "/occurredAt", message: `Older than the feed accepts (${event.bound.feed.maxAgeSeconds} s); nothing is drawn.` })
       return { matches: [], warnings }
     }
-    if (!(yield* switches.isOn(workspaceId, event.bound.feed.id))) {
-      warnings.push({ path: "", message: "This feed is switched off for the workspace (PUT /v1/feeds); nothing is drawn." })
-      return { matches: [], warnings }
-    }
-    return { matches: yield* matching.forFeed(workspaceId, event.bound.feed.id), warnings }
+    const { matches, on } = yield* targets.feed(workspaceId, event.bound.feed.id)
+    if (!on) warnings.push({ path: "", message: "This feed is switched off for the workspace (PUT /v1/feeds); nothing is drawn." })
+    return { matches, warnings }
   })
 
   const dryRun = Effect.fn("FeedEvents.dryRun")(function*(workspaceId: WorkspaceId, event: FeedEvent) {

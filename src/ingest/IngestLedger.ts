@@ -19,23 +19,83 @@ export type Landed =
 
 const EventKey = Schema.Struct({ workspaceId: WorkspaceId, eventId: Schema.String })
 
+type Column<R> = readonly [name: string, type: string, value: (row: R) => unknown]
+type EventRow = typeof IngestEventRecord.insert.Encoded
+type JobRow = typeof JobRecord.insert.Encoded
+
+const eventColumns: ReadonlyArray<Column<EventRow>> = [
+  ["id", "text", (r) => r.id],
+  ["workspace_id", "text", (r) => r.workspaceId],
+  ["event_id", "text", (r) => r.eventId],
+  ["body_hash", "text", (r) => r.bodyHash],
+  ["input", "text", (r) => r.input],
+  ["origin", "text", (r) => r.origin],
+  ["stream_id", "text", (r) => r.streamId],
+  ["feed_id", "text", (r) => r.feedId],
+  ["broadcast_id", "text", (r) => r.broadcastId],
+  ["details", "text", (r) => r.details],
+  ["post_title", "text", (r) => r.postTitle],
+  ["status", "text", (r) => r.status],
+  ["occurred_at", "timestamptz", (r) => r.occurredAt],
+  ["locale", "text", (r) => r.locale],
+  ["data", "jsonb", (r) => r.data],
+  ["normalized", "jsonb", (r) => r.normalized],
+  ["mapping_errors", "jsonb", (r) => r.mappingErrors],
+  ["warnings", "jsonb", (r) => r.warnings],
+  ["publish_at", "timestamptz", (r) => r.publishAt],
+  ["timezone", "text", (r) => r.timezone],
+  ["request_id", "text", (r) => r.requestId]
+]
+
+const jobColumns: ReadonlyArray<Column<JobRow>> = [
+  ["id", "text", (r) => r.id],
+  ["workspace_id", "text", (r) => r.workspaceId],
+  ["ingest_event_id", "text", (r) => r.ingestEventId],
+  ["channel_id", "text", (r) => r.channelId],
+  ["subscription_id", "text", (r) => r.subscriptionId],
+  ["origin", "text", (r) => r.origin],
+  ["status", "text", (r) => r.status],
+  ["template_id", "text", (r) => r.templateId],
+  ["template_variant", "text", (r) => r.templateVariant],
+  ["template_version", "text", (r) => r.templateVersion],
+  ["ratio", "text", (r) => r.ratio],
+  ["locale", "text", (r) => r.locale],
+  ["scheduled_for", "timestamptz", (r) => r.scheduledFor]
+]
+
+const names = <R>(columns: ReadonlyArray<Column<R>>) => columns.map(([name]) => name).join(", ")
+
 /**
- * The hot path's only write: an event's row and its jobs in one transaction, committed before the sender hears
- * 202, so no crash after the answer loses or doubles anything. Concurrent events share that transaction (group
- * commit), so a busy node pays one commit per group, not per event. An eventId already present (in this group or
- * committed by any node) keeps its first row: the unique index decides, and the loser reads the winner.
+ * The hot path's only write: events' rows and their jobs in ONE statement (an insert of the events whose ids feed
+ * the insert of their jobs), so a group of events costs one round trip and one commit, and an event's row never
+ * stands without its jobs. Concurrent events share that statement (group commit). An eventId already present (in
+ * this group or committed by any node) keeps its first row: the unique index decides, and the loser reads the winner.
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const insertEvents = SqlSchema.findAll({
-    Request: Schema.Array(IngestEventRecord.insert),
+  // Column arrays rather than a VALUES list: the statement's text is the same for every group size.
+  const unnest = <R>(columns: ReadonlyArray<Column<R>>, rows: ReadonlyArray<R>) =>
+    sql.csv(columns.map(([, type, value]) => {
+      const values = rows.map(value)
+      // jsonb travels as text (node-postgres would send a JavaScript array as a PostgreSQL array).
+      return type === "jsonb" ? sql`${values}::text[]::jsonb[]` : sql`${values}::${sql.literal(type)}[]`
+    }))
+  const landMany = SqlSchema.findAll({
+    Request: Schema.Struct({ events: Schema.Array(IngestEventRecord.insert), jobs: Schema.Array(JobRecord.insert) }),
     Result: Schema.Struct({ id: Schema.String }),
-    execute: (rows) =>
-      sql`INSERT INTO ingest_events ${sql.insert(rows)} ON CONFLICT (workspace_id, event_id) DO NOTHING RETURNING id`
-  })
-  const insertJobs = SqlSchema.void({
-    Request: Schema.Array(JobRecord.insert),
-    execute: (rows) => sql`INSERT INTO jobs ${sql.insert(rows)}`
+    execute: ({ events, jobs }) =>
+      sql`WITH landed AS (
+            INSERT INTO ingest_events (${sql.literal(names(eventColumns))})
+            SELECT * FROM unnest(${unnest(eventColumns, events)})
+            ON CONFLICT (workspace_id, event_id) DO NOTHING
+            RETURNING id
+          ), jobs AS (
+            INSERT INTO jobs (${sql.literal(names(jobColumns))})
+            SELECT * FROM unnest(${unnest(jobColumns, jobs)}) AS j(${sql.literal(names(jobColumns))})
+            WHERE j.ingest_event_id IN (SELECT id FROM landed)
+            RETURNING 1
+          )
+          SELECT id FROM landed`
   })
   const earlier = SqlSchema.findAll({
     Request: Schema.Array(EventKey),
@@ -47,21 +107,19 @@ const make = Effect.gen(function*() {
           ON e.workspace_id = k.workspace_id AND e.event_id = k.event_id`
   })
 
-  const landAll = (items: ReadonlyArray<Landing>) =>
-    sql.withTransaction(Effect.gen(function*() {
-      const won = new Set((yield* insertEvents(items.map((item) => item.event))).map((row) => row.id))
-      const jobs = items.filter((item) => won.has(item.event.id)).flatMap((item) => item.jobs)
-      if (jobs.length > 0) yield* insertJobs(jobs)
-      const lost = items.filter((item) => !won.has(item.event.id)).map((item) => item.event)
-      const rows = lost.length === 0 ? [] : yield* earlier(lost)
-      const byKey = new Map(rows.map((row) => [`${row.workspaceId} ${row.eventId}`, row]))
-      return items.map((item): Landed => {
-        if (won.has(item.event.id)) return { _tag: "Landed" }
-        const row = byKey.get(`${item.event.workspaceId} ${item.event.eventId}`)
-        if (row === undefined) throw new Error("ingest ledger: an event neither landed nor found")
-        return { _tag: "Earlier", row }
-      })
-    }))
+  const landAll = Effect.fnUntraced(function*(items: ReadonlyArray<Landing>) {
+    const rows = yield* landMany({ events: items.map((item) => item.event), jobs: items.flatMap((item) => item.jobs) })
+    const won = new Set(rows.map((row) => row.id))
+    const lost = items.filter((item) => !won.has(item.event.id)).map((item) => item.event)
+    const found = lost.length === 0 ? [] : yield* earlier(lost)
+    const byKey = new Map(found.map((row) => [`${row.workspaceId} ${row.eventId}`, row]))
+    return items.map((item): Landed => {
+      if (won.has(item.event.id)) return { _tag: "Landed" }
+      const row = byKey.get(`${item.event.workspaceId} ${item.event.eventId}`)
+      if (row === undefined) throw new Error("ingest ledger: an event neither landed nor found")
+      return { _tag: "Earlier", row }
+    })
+  })
 
   const land = yield* groupCommit({
     maxGroup: 250,

@@ -8,6 +8,7 @@ import { IngestEvents } from "./IngestEvents.js"
 import { IngestEventsHttpLive } from "./IngestEventsHttp.js"
 import { IngestEventsQuery } from "./IngestEventsQuery.js"
 import { IngestLedger } from "./IngestLedger.js"
+import { IngestTargets } from "./IngestTargets.js"
 import { StreamSendHttpLive } from "./StreamSendHttp.js"
 import { StreamSends } from "./StreamSends.js"
 
@@ -16,5 +17,6 @@ export const IngestLive = Layer.mergeAll(StreamSendHttpLive, FeedIngestHttpLive,
   .pipe(
     Layer.provideMerge(Layer.mergeAll(StreamSends.layer, Broadcasts.layer, IngestEvents.layer)),
     Layer.provideMerge(FeedEvents.layer),
+    Layer.provideMerge(IngestTargets.layer),
     Layer.provideMerge(Layer.mergeAll(IngestLedger.layer, BroadcastRepo.layer, IngestEventsQuery.layer))
   )

@@ -1,11 +1,9 @@
 import { Context, Effect, Either, FiberRef, Layer, Option } from "effect"
-import { MatchingChannels } from "../channels/MatchingChannels.js"
 import { detailAt, StreamDisabled, UnknownStream } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { newUlid } from "../domain/Ulid.js"
 import { applyFieldMap, type MapNote } from "../streams/FieldMapApply.js"
-import { Streams } from "../streams/Streams.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import { validateContent } from "../templates/Validate.js"
 import { bodyHash } from "./BodyHash.js"
@@ -13,26 +11,26 @@ import type { StreamEnvelope } from "./Envelope.js"
 import type { StreamDuplicateAnswer, StreamSendAnswer } from "./IngestAnswers.js"
 import type { IngestStatus } from "./IngestEventRecord.js"
 import { IngestLedger } from "./IngestLedger.js"
+import { IngestTargets } from "./IngestTargets.js"
 import { planJobs, postTitleOf, settle, wouldMatch } from "./Landings.js"
 
 const answerStatus = { ACCEPTED: "accepted", NO_MATCH: "no_match", UNMAPPED: "unmapped" } as const
 
 /** Sending events to a stream (SPEC "Sending events"): the dry run and the durable send. */
 const make = Effect.gen(function*() {
-  const streams = yield* Streams
-  const matching = yield* MatchingChannels
+  const targets = yield* IngestTargets
   const ledger = yield* IngestLedger
 
   /** The stream, the document its field map makes of the data, and what the template says of that document. */
   const examine = Effect.fnUntraced(function*(workspaceId: WorkspaceId, envelope: StreamEnvelope) {
-    const found = yield* streams.sendTarget(workspaceId, envelope.streamId)
+    const found = yield* targets.stream(workspaceId, envelope.streamId)
     if (Option.isNone(found)) {
       return yield* new UnknownStream({
         message: `No stream ${envelope.streamId} on this account; GET /v1/stream lists the ones this key may address.`,
         details: [detailAt(["streamId"], "no such stream")]
       })
     }
-    const stream = found.value
+    const { matches, stream } = found.value
     if (!stream.enabled) {
       return yield* new StreamDisabled({
         message: `Stream ${stream.id} (${stream.name}) is switched off; enable it to send events.`,
@@ -44,12 +42,11 @@ const make = Effect.gen(function*() {
     const warnings: Array<MapNote> = []
     const document = applyFieldMap(build, stream.fieldMap, envelope.data, warnings)
     const errors = validateContent(build, document).map(({ message, path }) => ({ path, message }))
-    return { stream, build, document, warnings, errors }
+    return { stream, matches, build, document, warnings, errors }
   })
 
   const validate = Effect.fn("StreamSends.validate")(function*(workspaceId: WorkspaceId, envelope: StreamEnvelope) {
-    const { build, document, errors, stream, warnings } = yield* examine(workspaceId, envelope)
-    const matches = yield* matching.forStream(workspaceId, stream.id)
+    const { build, document, errors, matches, stream, warnings } = yield* examine(workspaceId, envelope)
     return {
       requestId: yield* FiberRef.get(CurrentRequestId),
       streamId: stream.id,
@@ -65,8 +62,7 @@ const make = Effect.gen(function*() {
 
   const send = Effect.fn("StreamSends.send")(function*(workspaceId: WorkspaceId, envelope: StreamEnvelope) {
     const requestId = yield* FiberRef.get(CurrentRequestId)
-    const { document, errors, stream, warnings } = yield* examine(workspaceId, envelope)
-    const matches = errors.length === 0 ? yield* matching.forStream(workspaceId, stream.id) : []
+    const { document, errors, matches, stream, warnings } = yield* examine(workspaceId, envelope)
     const status: Exclude<IngestStatus, "STALE"> = errors.length > 0
       ? "UNMAPPED"
       : matches.length > 0

@@ -7,6 +7,7 @@ import { Effect, Layer, Option, Redacted, String as Str } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { migrations } from "../../migrations/index.js"
+import { ConfigChanges } from "./ConfigChanges.js"
 import { AppConfig } from "../Config.js"
 import { templateDir } from "./PgliteTemplate.js"
 
@@ -99,4 +100,4 @@ const migrate = PgMigrator.run({ loader: Migrator.fromRecord(migrations) }).pipe
 const migratorLayer = Layer.effectDiscard(withStartupLock(migrate))
 
 /** The database client with every migration applied; safe when several nodes start at once. */
-export const DatabaseLive = migratorLayer.pipe(Layer.provideMerge(clientLayer))
+export const DatabaseLive = Layer.merge(migratorLayer, ConfigChanges.layer).pipe(Layer.provideMerge(clientLayer))

@@ -2,12 +2,14 @@ import { Entity } from "@effect/cluster"
 import { Effect, Option } from "effect"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { ConfigChanges } from "../sql/ConfigChanges.js"
 import { StreamRepo } from "./StreamRepo.js"
 import { StreamEntity } from "./StreamEntity.js"
 
 export const StreamEntityLive = StreamEntity.toLayer(
   Effect.gen(function*() {
     const repo = yield* StreamRepo
+    const changes = yield* ConfigChanges
     const streamId = (yield* Entity.CurrentAddress).entityId
 
     const requireLive = (workspaceId: WorkspaceId) =>
@@ -28,15 +30,20 @@ export const StreamEntityLive = StreamEntity.toLayer(
           // Delivery is at-least-once: a re-run of the request that created the row is a success.
           if (Option.isSome(existing) && existing.value.createRequestId === requestId) return
           return yield* new Conflict({ message: `The stream id ${streamId} is taken; choose another or omit id.` })
-        }).pipe(Effect.withSpan("Stream.create", { attributes: { streamId } })),
+        }).pipe(
+          Effect.tap(() => changes.announce(payload.workspaceId)),
+          Effect.withSpan("Stream.create", { attributes: { streamId } })
+        ),
       Update: ({ payload }) =>
         repo.update(payload.workspaceId, streamId, payload).pipe(
           Effect.flatMap((changed) => changed ? Effect.void : Effect.fail(notFound())),
+          Effect.tap(() => changes.announce(payload.workspaceId)),
           Effect.withSpan("Stream.update", { attributes: { streamId } })
         ),
       Delete: ({ payload }) =>
         requireLive(payload.workspaceId).pipe(
           Effect.zipRight(repo.markDeleted(payload.workspaceId, streamId)),
+          Effect.tap(() => changes.announce(payload.workspaceId)),
           // Channels arrive with a later issue; until then no channel can be listening.
           Effect.as({ stopped: 0 }),
           Effect.withSpan("Stream.delete", { attributes: { streamId } })
