@@ -25,4 +25,5 @@ EXPOSE 8080 34431
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT}/health`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 
-CMD ["node", "dist/src/main.js"]
+# The heap flags: see README "Memory" (fewer, cheaper collections under load; the heap kept near its live size).
+CMD ["node", "--max-semi-space-size=64", "--max-old-space-size=384", "dist/src/main.js"]

@@ -89,7 +89,9 @@ const startOnce = async (options: NodeOptions): Promise<TestNode> => {
     ...options.env
   }
   if (options.databaseUrl === undefined) delete env["DATABASE_URL"]
-  const args = options.compiled === true ? ["dist/src/main.js"] : ["--import", "tsx", "src/main.ts"]
+  // The heap flags `npm start` and the image use (README "Memory").
+  const heap = ["--max-semi-space-size=64", "--max-old-space-size=384"]
+  const args = options.compiled === true ? [...heap, "dist/src/main.js"] : [...heap, "--import", "tsx", "src/main.ts"]
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: "pipe" })
   let log = ""
   child.stdout?.on("data", (d) => (log += d))
