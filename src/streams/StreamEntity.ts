@@ -47,5 +47,5 @@ export class DeleteStream extends Schema.Class<DeleteStream>("Stream/Delete")({
 export const StreamEntity = Entity.make("Stream", [
   Rpc.make("Create", { payload: CreateStream, error: Conflict }),
   Rpc.make("Update", { payload: UpdateStream, error: NotFound }),
-  Rpc.make("Delete", { payload: DeleteStream, success: Schema.Struct({ stopped: Schema.Number }), error: NotFound })
+  Rpc.make("Delete", { payload: DeleteStream, error: NotFound })
 ]).annotateRpcs(ClusterSchema.Persisted, true)

@@ -44,8 +44,6 @@ export const StreamEntityLive = StreamEntity.toLayer(
         requireLive(payload.workspaceId).pipe(
           Effect.zipRight(repo.markDeleted(payload.workspaceId, streamId)),
           Effect.tap(() => changes.announce(payload.workspaceId)),
-          // Channels arrive with a later issue; until then no channel can be listening.
-          Effect.as({ stopped: 0 }),
           Effect.withSpan("Stream.delete", { attributes: { streamId } })
         )
     })

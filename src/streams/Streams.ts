@@ -119,7 +119,9 @@ const make = Effect.gen(function*() {
   })
 
   const remove = Effect.fn("Streams.delete")(function*(workspaceId: WorkspaceId, id: string) {
-    const { stopped } = yield* entityCall(entity(id).Delete({ requestId: yield* requestId, workspaceId }))
+    // The channels listening when it goes: they stop, as no event can reach the stream any more.
+    const stopped = (yield* channels.listening(workspaceId)).get(id)?.length ?? 0
+    yield* entityCall(entity(id).Delete({ requestId: yield* requestId, workspaceId }))
     return { ok: true as const, stopped }
   })
 

@@ -147,7 +147,8 @@ describe("upload", () => {
     expect(streamed.result.status, streamed.result.text).toBe(413)
     expect(JSON.parse(streamed.result.text).error.message).toContain("10 MB")
     const growth = Math.max(announced.peak, streamed.peak) - before
-    expect(growth, `RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(20 * MB)
+    // A buffered body would add its 60 MB; what remains is the young generation filling its semi-space (README Memory).
+    expect(growth, `RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(40 * MB)
     const files = await api.get("/v1/media")
     expect(files.body.files.map((f: { name: string }) => f.name)).not.toContain("big.png")
     expect(fs.readdirSync(path.join(node.dataDir, "blobs", ".tmp"))).toEqual([])

@@ -176,10 +176,16 @@ describe("POST /v1/stream: refusals", () => {
     expect(await eventRows(ws.accountId)).toEqual([])
   })
 
-  it("a deleted stream refuses events as unknown", async () => {
+  it("a deleted stream stops its listening channels and refuses events as unknown; what it received stays", async () => {
     const ws = await workspace("Deleted")
-    expect((await ws.config.post(`/v1/streams/${ws.streamId}/delete`)).status).toBe(200)
+    await ws.channel("One")
+    await ws.channel("Two")
+    const before = await ws.sender.post("/v1/stream", envelope(ws.streamId))
+    expect(before.body.matched).toHaveLength(2)
+    const deleted = await ws.config.post(`/v1/streams/${ws.streamId}/delete`)
+    expect(deleted.body).toEqual({ ok: true, stopped: 2 })
     expectError(await ws.sender.post("/v1/stream", envelope(ws.streamId)), 404, "unknown_stream")
+    expect(await jobsOf(before.body.ingestEventId)).toHaveLength(2)
   })
 
   it("a malformed envelope is 400 schema_validation with every field named", async () => {
