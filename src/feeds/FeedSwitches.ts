@@ -12,22 +12,23 @@ import type { BoundFeed, FeedSource, ShippedFeed } from "./ShippedFeed.js"
 const offeredTo = (entitled: ReadonlySet<string>, source: FeedSource, feed: ShippedFeed) =>
   entitled.has(source.slug) && source.live && feed.live
 
-/** The feed a source and format slug name; unknown ones answer 404 naming the field. */
-export const feedBySlugs = (sourceSlug: string, formatSlug: string) =>
+/**
+ * The feed a source and format slug name; unknown ones answer 404, naming the body's field when the slugs came in a
+ * body (`inBody`), and only in the message when they came in the path.
+ */
+export const feedBySlugs = (sourceSlug: string, formatSlug: string, inBody = true) =>
   Effect.gen(function*() {
+    const at = (field: string, message: string) => (inBody ? [detailAt([field], message)] : [])
     const source = findSource(sourceSlug)
     if (Option.isNone(source)) {
-      return yield* new UnknownSource({
-        message: `No shipped source ${sourceSlug}.`,
-        details: [detailAt(["sourceSlug"], "no such source")]
-      })
+      return yield* new UnknownSource({ message: `No shipped source ${sourceSlug}.`, details: at("sourceSlug", "no such source") })
     }
     const feed = source.value.formats.find((format) => format.slug === formatSlug)
     if (feed === undefined) {
       return yield* new UnknownFormat({
         message: `Source ${sourceSlug} has no format ${formatSlug}; its formats are ` +
           `${source.value.formats.map((format) => format.slug).join(", ")}.`,
-        details: [detailAt(["formatSlug"], "no such format")]
+        details: at("formatSlug", "no such format")
       })
     }
     return { source: source.value, feed } satisfies BoundFeed

@@ -35,7 +35,7 @@ const make = Effect.gen(function*() {
   const switches = yield* FeedSwitches
 
   const prepare = Effect.fnUntraced(function*(body: BroadcastEnvelope) {
-    const event = yield* feeds.check(body.sourceSlug, body.formatSlug, {
+    const event = yield* feeds.check({ sourceSlug: body.sourceSlug, formatSlug: body.formatSlug, inBody: true }, {
       eventId: body.eventId,
       occurredAt: body.occurredAt,
       origin: "shipped",

@@ -41,11 +41,10 @@ const make = Effect.gen(function*() {
 
   /** The feed the slugs name and the event's content checked against its template; 404 / 400 otherwise. */
   const check = Effect.fn("FeedEvents.check")(function*(
-    sourceSlug: string,
-    formatSlug: string,
+    slugs: { readonly sourceSlug: string; readonly formatSlug: string; readonly inBody: boolean },
     event: Omit<FeedEvent, "bound" | "stale">
   ) {
-    const bound = yield* feedBySlugs(sourceSlug, formatSlug)
+    const bound = yield* feedBySlugs(slugs.sourceSlug, slugs.formatSlug, slugs.inBody)
     const build = Either.getOrThrow(resolveBuild(bound.feed.templateId, { variant: bound.feed.templateVariant })).build
     const problems = validateContent(build, event.data)
     if (problems.length > 0) {

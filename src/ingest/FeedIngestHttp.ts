@@ -15,7 +15,7 @@ export const FeedIngestHttpLive = HttpApiBuilder.group(ClipwrightApi, "feedInges
       return Either.match(scheduleOf({ ...body, origin }, Date.now()), {
         onLeft: (details) => Effect.fail(new SchemaValidation({ message: "publishAt and timezone do not fit.", details })),
         onRight: (schedule) =>
-          feeds.check(path.source, path.format, {
+          feeds.check({ sourceSlug: path.source, formatSlug: path.format, inBody: false }, {
             eventId: body.eventId,
             occurredAt: body.occurredAt,
             origin,

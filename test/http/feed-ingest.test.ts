@@ -102,7 +102,10 @@ describe("POST /v1/ingest/{source}/{format}", () => {
 
   it("unknown source or format: 404 unknown_source / unknown_format", async () => {
     const ws = await workspace("Lost", false)
-    expectError(await ws.api.post("/v1/ingest/nowhere/index-close", event()), 404, "unknown_source")
+    const r = await ws.api.post("/v1/ingest/nowhere/index-close", event())
+    expectError(r, 404, "unknown_source")
+    // The slugs came in the path, not the body: no detail points into the body.
+    expect(r.body.error.details).toEqual([])
     expectError(await ws.api.post("/v1/ingest/markets/nothing", event()), 404, "unknown_format")
     expectError(await ws.api.post("/v1/ingest/markets/nothing/validate", event()), 404, "unknown_format")
   })
