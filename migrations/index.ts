@@ -9,6 +9,7 @@ import m0008 from "./0008_channels.js"
 import m0009 from "./0009_subscriptions.js"
 import m0010 from "./0010_credentials.js"
 import m0011 from "./0011_ingest.js"
+import m0012 from "./0012_pipeline.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -22,5 +23,6 @@ export const migrations = {
   "0008_channels": m0008,
   "0009_subscriptions": m0009,
   "0010_credentials": m0010,
-  "0011_ingest": m0011
+  "0011_ingest": m0011,
+  "0012_pipeline": m0012
 }

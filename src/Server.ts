@@ -6,7 +6,8 @@ import { ClusterLive } from "../cluster/Cluster.js"
 import { EntitiesLive } from "../cluster/Entities.js"
 import { ClipwrightApi } from "./Api.js"
 import { BrandMediaHoldersLive, BrandsLive } from "./brands/BrandsLive.js"
-import { ChannelBrandWearers, ChannelListeners, ChannelsLive } from "./channels/ChannelsLive.js"
+import { ChannelBrandWearers, ChannelListeners, ChannelRenderListeners, ChannelsLive } from "./channels/ChannelsLive.js"
+import { JobRepo } from "./channels/jobs/JobRepo.js"
 import { CredentialsLive } from "./channels/CredentialsHttp.js"
 import { AppConfig } from "./Config.js"
 import { FeedsLive } from "./feeds/FeedsLive.js"
@@ -33,9 +34,13 @@ const AreasLive = IngestLive.pipe(
   Layer.provideMerge(BrandMediaHoldersLive),
   Layer.provideMerge(Layer.mergeAll(StreamsLive, TemplatesLive, SystemHttpLive)),
   Layer.provideMerge(IdentityLive),
-  // Brands, streams and feeds ask channels through their ports; these need only SQL and the cluster, so they sit
+  // Brands, streams, feeds and renders ask channels through their ports; these need only SQL and the cluster, so they sit
   // under every area.
-  Layer.provideMerge(Layer.merge(ChannelBrandWearers, ChannelListeners))
+  Layer.provideMerge(Layer.mergeAll(
+    ChannelBrandWearers,
+    ChannelListeners,
+    ChannelRenderListeners.pipe(Layer.provide(JobRepo.layer))
+  ))
 )
 
 const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {

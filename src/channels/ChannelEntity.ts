@@ -3,6 +3,7 @@ import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
 import { Conflict, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
+import { RenderJobState } from "../renders/jobs/RenderJob.js"
 import { UpdateChannelBody } from "./Channel.js"
 import { ChannelConfig } from "./ChannelRecord.js"
 import { ChangeSubscriptionBody } from "./Subscription.js"
@@ -89,8 +90,35 @@ export class StreamTemplateChanged extends Schema.Class<StreamTemplateChanged>("
 }
 
 /**
- * One entity per channel id (ULIDs, global), the only writer of its `channels` row and its subscriptions; later its
- * jobs and timers.
+ * A job of this channel waiting to start, sent by the dispatcher; `claim` (when it was handed over) makes a later
+ * hand-over of a job still waiting a new message rather than a repeat of one already answered.
+ */
+export class StartJob extends Schema.Class<StartJob>("Channel/StartJob")({
+  workspaceId: WorkspaceId,
+  jobId: Schema.String,
+  claim: Schema.String
+}) {
+  [PrimaryKey.symbol]() {
+    return `start-job:${this.jobId}:${this.claim}`
+  }
+}
+
+/** The render a job of this channel waits on ended (sent by the render's end, at least once). */
+export class JobRenderEnded extends Schema.Class<JobRenderEnded>("Channel/JobRenderEnded")({
+  workspaceId: WorkspaceId,
+  jobId: Schema.String,
+  renderJobId: Schema.String,
+  state: RenderJobState,
+  error: Schema.NullOr(Schema.String)
+}) {
+  [PrimaryKey.symbol]() {
+    return `render-ended:${this.jobId}:${this.renderJobId}`
+  }
+}
+
+/**
+ * One entity per channel id (ULIDs, global), the only writer of its `channels` row, its subscriptions, and its jobs'
+ * moves after ingest created them (with their posts and approvals).
  */
 export const ChannelEntity = Entity.make("Channel", [
   Rpc.make("Create", { payload: CreateChannel, error: Schema.Union(Conflict, NotFound) }),
@@ -102,5 +130,7 @@ export const ChannelEntity = Entity.make("Channel", [
     error: Schema.Union(NotFound, SchemaValidation, UnknownTemplate)
   }),
   Rpc.make("Unsubscribe", { payload: Unsubscribe, error: NotFound }),
-  Rpc.make("StreamTemplateChanged", { payload: StreamTemplateChanged, success: Schema.Number })
+  Rpc.make("StreamTemplateChanged", { payload: StreamTemplateChanged, success: Schema.Number }),
+  Rpc.make("StartJob", { payload: StartJob }),
+  Rpc.make("JobRenderEnded", { payload: JobRenderEnded })
 ]).annotateRpcs(ClusterSchema.Persisted, true)

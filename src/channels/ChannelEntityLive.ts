@@ -6,6 +6,7 @@ import { ConfigChanges } from "../sql/ConfigChanges.js"
 import { ChannelEntity } from "./ChannelEntity.js"
 import { ChannelRepo } from "./ChannelRepo.js"
 import { nameInUse, resolveConfig } from "./ChannelRules.js"
+import { jobHandlers } from "./jobs/JobHandlers.js"
 import { subscriptionHandlers } from "./SubscriptionEntityHandlers.js"
 
 export const ChannelEntityLive = ChannelEntity.toLayer(
@@ -17,6 +18,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
       Effect.tap(write, () => changes.announce(workspaceId))
     const channelId = (yield* Entity.CurrentAddress).entityId
     const subscriptions = yield* subscriptionHandlers
+    const jobs = yield* jobHandlers
     const notFound = () => new NotFound({ message: `No channel ${channelId}.` })
 
     // Every write holds the brand it leaves the channel wearing, so no channel is left wearing a deleted brand.
@@ -93,6 +95,15 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
       StreamTemplateChanged: ({ payload }) =>
         announced(payload.workspaceId, subscriptions.followTemplate(channelId, payload)).pipe(
           Effect.withSpan("Channel.streamTemplateChanged", { attributes: { channelId } })
+        ),
+
+      StartJob: ({ payload }) =>
+        jobs.start(payload).pipe(Effect.orDie, Effect.withSpan("Channel.startJob", { attributes: { channelId, jobId: payload.jobId } })),
+
+      JobRenderEnded: ({ payload }) =>
+        jobs.renderEnded(payload).pipe(
+          Effect.orDie,
+          Effect.withSpan("Channel.jobRenderEnded", { attributes: { channelId, jobId: payload.jobId } })
         )
     })
   }),

@@ -1,17 +1,23 @@
 import { Layer } from "effect"
 import { ChannelRepo } from "./ChannelRepo.js"
 import { Channels } from "./Channels.js"
-import { MatchingChannels } from "./MatchingChannels.js"
 import { ChannelsHttpLive } from "./ChannelsHttp.js"
+import { JobDispatcher } from "./jobs/JobDispatcher.js"
+import { JobRepo } from "./jobs/JobRepo.js"
+import { MatchingChannels } from "./MatchingChannels.js"
 import { SubscriptionRepo } from "./SubscriptionRepo.js"
 import { Subscriptions } from "./Subscriptions.js"
 
-/** Channels and their subscriptions: the routes, the services, and the repositories the channel entity writes. */
+/**
+ * Channels, their subscriptions and their jobs: the routes, the services, the job dispatcher, and the repositories the
+ * channel entity writes.
+ */
 export const ChannelsLive = ChannelsHttpLive.pipe(
-  Layer.provideMerge(Layer.merge(Subscriptions.layer, MatchingChannels.layer)),
+  Layer.provideMerge(Layer.mergeAll(Subscriptions.layer, MatchingChannels.layer, JobDispatcher.layer)),
   Layer.provideMerge(Channels.layer),
-  Layer.provideMerge(Layer.merge(ChannelRepo.layer, SubscriptionRepo.layer))
+  Layer.provideMerge(Layer.mergeAll(ChannelRepo.layer, SubscriptionRepo.layer, JobRepo.layer))
 )
 
 export { ChannelBrandWearers } from "./ChannelBrandWearers.js"
 export { ChannelListeners } from "./ChannelListeners.js"
+export { ChannelRenderListeners } from "./jobs/ChannelRenderListeners.js"

@@ -4,7 +4,7 @@ import { detailAt, IdempotencyConflict, NotFound } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { newUlid } from "../domain/Ulid.js"
 import { FeedSwitches } from "../feeds/FeedSwitches.js"
-import { bodyHash } from "./BodyHash.js"
+import { digestOf } from "../domain/Digest.js"
 import type { BroadcastEnvelope } from "./Envelope.js"
 import { FeedEvents } from "./FeedEvents.js"
 import { BroadcastRepo } from "./BroadcastRepo.js"
@@ -63,7 +63,7 @@ const make = Effect.gen(function*() {
   const send = Effect.fn("Broadcasts.send")(function*(keyId: string, body: BroadcastEnvelope) {
     const requestId = yield* FiberRef.get(CurrentRequestId)
     const { audience, event } = yield* prepare(body)
-    const hash = bodyHash({ feedId: event.bound.feed.id, eventId: body.eventId, occurredAt: body.occurredAt, locale: body.locale, data: body.data })
+    const hash = digestOf({ feedId: event.bound.feed.id, eventId: body.eventId, occurredAt: body.occurredAt, locale: body.locale, data: body.data })
     const id = newUlid()
     const fresh = yield* repo.insert({
       id,

@@ -8,7 +8,7 @@ import { feedBySlugs } from "../feeds/FeedSwitches.js"
 import type { BoundFeed } from "../feeds/ShippedFeed.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import { validateContent } from "../templates/Validate.js"
-import { bodyHash } from "./BodyHash.js"
+import { digestOf } from "../domain/Digest.js"
 import type { FeedSendAnswer } from "./IngestAnswers.js"
 import type { IngestInput, Problem } from "./IngestEventRecord.js"
 import { IngestLedger } from "./IngestLedger.js"
@@ -91,7 +91,7 @@ const make = Effect.gen(function*() {
     const { matches, warnings } = yield* reach(workspaceId, event)
     const status = event.stale ? "STALE" : matches.length > 0 ? "ACCEPTED" : "NO_MATCH"
     const { bound, schedule } = event
-    const hash = bodyHash({
+    const hash = digestOf({
       input: via.input,
       feedId: bound.feed.id,
       eventId: event.eventId,

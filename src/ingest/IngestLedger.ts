@@ -2,7 +2,8 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { UpstreamUnavailable } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
-import { JobRecord } from "../jobs/JobRecord.js"
+import { JobDispatcher } from "../channels/jobs/JobDispatcher.js"
+import { JobRecord } from "../channels/jobs/JobRecord.js"
 import { groupCommit } from "../sql/GroupCommit.js"
 import { IngestEventRecord } from "./IngestEventRecord.js"
 
@@ -73,6 +74,7 @@ const names = <R>(columns: ReadonlyArray<Column<R>>) => columns.map(([name]) => 
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const dispatcher = yield* JobDispatcher
   // Column arrays rather than a VALUES list: the statement's text is the same for every group size.
   const unnest = <R>(columns: ReadonlyArray<Column<R>>, rows: ReadonlyArray<R>) =>
     sql.csv(columns.map(([, type, value]) => {
@@ -108,7 +110,10 @@ const make = Effect.gen(function*() {
   })
 
   const landAll = Effect.fnUntraced(function*(items: ReadonlyArray<Landing>) {
-    const rows = yield* landMany({ events: items.map((item) => item.event), jobs: items.flatMap((item) => item.jobs) })
+    const jobs = items.flatMap((item) => item.jobs)
+    const rows = yield* landMany({ events: items.map((item) => item.event), jobs })
+    // The jobs are durable now; this node's dispatcher hands them to their channels without waiting for its next look.
+    if (jobs.length > 0) yield* dispatcher.wake
     const won = new Set(rows.map((row) => row.id))
     const lost = items.filter((item) => !won.has(item.event.id)).map((item) => item.event)
     const found = lost.length === 0 ? [] : yield* earlier(lost)

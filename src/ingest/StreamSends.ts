@@ -6,7 +6,7 @@ import { newUlid } from "../domain/Ulid.js"
 import { applyFieldMap, type MapNote } from "../streams/FieldMapApply.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import { validateContent } from "../templates/Validate.js"
-import { bodyHash } from "./BodyHash.js"
+import { digestOf } from "../domain/Digest.js"
 import type { StreamEnvelope } from "./Envelope.js"
 import type { StreamDuplicateAnswer, StreamSendAnswer } from "./IngestAnswers.js"
 import type { IngestStatus } from "./IngestEventRecord.js"
@@ -68,7 +68,7 @@ const make = Effect.gen(function*() {
       : matches.length > 0
       ? "ACCEPTED"
       : "NO_MATCH"
-    const hash = bodyHash({
+    const hash = digestOf({
       input: "stream",
       streamId: envelope.streamId,
       occurredAt: envelope.occurredAt,

@@ -13,12 +13,19 @@ import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
-import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
+import { ChannelJobsDeps, newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const ChannelsTest = Layer.mergeAll(Channels.layer, ChannelEntityLive, BrandEntityLive).pipe(
   Layer.provideMerge(Layer.mergeAll(Brands.layer, Identity.layer)),
   Layer.provideMerge(
-    Layer.mergeAll(ChannelRepo.layer, SubscriptionRepo.layer, BrandRepo.layer, IdentityRepo.layer, ChannelBrandWearers)
+    Layer.mergeAll(
+      ChannelRepo.layer,
+      SubscriptionRepo.layer,
+      BrandRepo.layer,
+      IdentityRepo.layer,
+      ChannelBrandWearers,
+      ChannelJobsDeps
+    )
   ),
   Layer.provideMerge(serviceTestLayer("channels_service"))
 )

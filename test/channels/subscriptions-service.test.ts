@@ -21,7 +21,7 @@ import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
 import { Streams } from "../../src/streams/Streams.js"
-import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
+import { ChannelJobsDeps, newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 const INDEX_CLOSE = { kind: "BROADCAST", sourceSlug: "markets", formatSlug: "index-close" } as const
@@ -41,7 +41,8 @@ const SubscriptionsTest = Layer.mergeAll(Subscriptions.layer, Entities).pipe(
       ChannelBrandWearers,
       EntitlementRepo.layer,
       FeedSwitchRepo.layer,
-      StreamRepo.layer
+      StreamRepo.layer,
+      ChannelJobsDeps
     )
   ),
   Layer.provideMerge(serviceTestLayer("subscriptions_service"))

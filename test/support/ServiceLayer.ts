@@ -4,7 +4,10 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type AppSettings, AppConfig } from "../../src/Config.js"
+import { JobRepo } from "../../src/channels/jobs/JobRepo.js"
 import { Identity } from "../../src/identity/Identity.js"
+import { PipelineRenders } from "../../src/renders/jobs/PipelineRenders.js"
+import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
 import { DatabaseLive } from "../../src/sql/Database.js"
 import { createTestDatabase } from "./Database.js"
 
@@ -52,3 +55,6 @@ export const serviceTestLayer = (label: string) =>
 /** A new workspace with no owner email (needs the `Identity` service in the test's layer). */
 export const newWorkspace = (name: string) =>
   Effect.flatMap(Identity, (identity) => identity.createWorkspace(name, null)).pipe(Effect.map((c) => c.accountId))
+
+/** What a channel entity needs for its jobs, for service tests that host it: the job rows and the pipeline's renders. */
+export const ChannelJobsDeps = Layer.merge(JobRepo.layer, PipelineRenders.layer.pipe(Layer.provide(RenderRepo.layer)))

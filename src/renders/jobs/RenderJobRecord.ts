@@ -29,6 +29,8 @@ export class RenderJobRecord extends Model.Class<RenderJobRecord>("RenderJobReco
   attempt: Model.Generated(Schema.Number),
   error: Model.Generated(Schema.NullOr(Schema.String)),
   package: JsonbColumn(RenderPackage),
+  /** What makes two outputs the same video (pipeline renders; null for exports): how a render is found again. */
+  contentKey: Schema.NullOr(Schema.String),
   submittedAt: StampedByDatabase,
   startedAt: StampedLater,
   finishedAt: StampedLater

@@ -10,7 +10,7 @@ import { RenderOutputRecord } from "./RenderOutputRecord.js"
 export type NewRenderJob = Pick<
   typeof RenderJobRecord.insert.Type,
   "id" | "origin" | "details" | "postTitle" | "package" | "templateName"
->
+> & { readonly contentKey?: string | null }
 export type NewClip = Omit<typeof ClipRecord.insert.Type, "workspaceId">
 
 const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
@@ -26,6 +26,24 @@ const make = Effect.gen(function*() {
     Request: ById,
     Result: RenderJobRecord,
     execute: ({ id, workspaceId }) => sql`SELECT * FROM render_jobs WHERE id = ${id} AND workspace_id = ${workspaceId}`
+  })
+  // A render that drew (or is drawing) these outputs and has not failed; a finished one only while its clip is kept.
+  const reusable = SqlSchema.findOne({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, contentKey: Schema.String }),
+    Result: RenderJobRecord,
+    execute: ({ contentKey, workspaceId }) =>
+      sql`SELECT j.* FROM render_jobs j
+          WHERE j.workspace_id = ${workspaceId} AND j.content_key = ${contentKey}
+            AND j.state NOT IN ('FAILED', 'TIMED_OUT', 'CANCELLED')
+            AND (j.state NOT IN ('COMPLETED', 'PARTIAL')
+              OR EXISTS (SELECT 1 FROM clips c WHERE c.render_job_id = j.id AND c.stored))
+          ORDER BY j.submitted_at DESC LIMIT 1`
+  })
+  const keyed = SqlSchema.single({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, contentKey: Schema.String }),
+    Result: Count,
+    execute: ({ contentKey, workspaceId }) =>
+      sql`SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = ${workspaceId} AND content_key = ${contentKey}`
   })
   const findJobUnscoped = SqlSchema.findOne({
     Request: Schema.String,
@@ -124,10 +142,16 @@ const make = Effect.gen(function*() {
     /** Renders waiting in the whole cluster: the allowance supervisor's measure of a full queue. */
     waitingInCluster: Effect.orDie(Effect.map(waitingCount(undefined), (r) => r.n)),
     /** The job and one pending output per ratio × locale of its package; a job already there stays as it is. */
+    /** The render of these outputs to share (render once), if one is drawing or kept. */
+    findReusable: (workspaceId: WorkspaceId, contentKey: string) => Effect.orDie(reusable({ workspaceId, contentKey })),
+    /** How many renders ever drew these outputs (failed and removed ones too). */
+    countByContentKey: (workspaceId: WorkspaceId, contentKey: string) =>
+      Effect.map(Effect.orDie(keyed({ workspaceId, contentKey })), (row) => row.n),
     insertJob: (workspaceId: WorkspaceId, job: NewRenderJob) =>
       Effect.orDie(insertJob({
         job: RenderJobRecord.insert.make({
           ...job,
+          contentKey: job.contentKey ?? null,
           workspaceId,
           templateId: job.package.template.id,
           templateVariant: job.package.template.variant,

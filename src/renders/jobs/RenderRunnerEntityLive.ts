@@ -4,6 +4,7 @@ import type { WorkspaceId } from "../../domain/Principal.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
 import { ExportEntity } from "../exports/ExportEntity.js"
 import { isTerminal, type RenderJobState } from "./RenderJob.js"
+import { RenderEndListeners } from "./RenderEndListeners.js"
 import { RenderRepo } from "./RenderRepo.js"
 import { RenderCapacity } from "../allowance/RenderCapacity.js"
 import { RenderOutputs } from "./RenderOutputs.js"
@@ -19,6 +20,7 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
     const outputs = yield* RenderOutputs
     const allowance = yield* WorkspaceAllowanceEntity.client
     const exports = yield* ExportEntity.client
+    const listeners = yield* RenderEndListeners
     const cancelled = yield* Deferred.make<void>()
 
     // The entity id is the render job's id: this entity owns the row, and learns its workspace from it.
@@ -30,7 +32,9 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
           { renderJobId: jobId, outcome: state === "COMPLETED" || state === "PARTIAL" ? "commit" : "release" },
           { discard: true }
         ),
-        origin === "export" ? exports(jobId).RenderEnded({ state }, { discard: true }) : Effect.void
+        origin === "export"
+          ? exports(jobId).RenderEnded({ state }, { discard: true })
+          : isTerminal(state) ? listeners.ended(workspaceId, jobId, state) : Effect.void
       ], { discard: true }).pipe(Effect.orDie)
 
     const run = Effect.gen(function*() {

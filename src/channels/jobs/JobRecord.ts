@@ -1,12 +1,10 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
-import { WorkspaceId } from "../domain/Principal.js"
-import { Origin } from "../domain/Origin.js"
-import { StampedByDatabase } from "../sql/Columns.js"
+import { WorkspaceId } from "../../domain/Principal.js"
+import { Origin } from "../../domain/Origin.js"
+import { StampedByDatabase } from "../../sql/Columns.js"
+import { JobStatus } from "./JobStatus.js"
 
-/** The statuses of SPEC "Job stage and status" a job has reached so far. */
-export const JobStatus = Schema.Literal("ACCEPTED")
-export type JobStatus = typeof JobStatus.Type
 
 /**
  * A job: one event on one channel, its post group. Created ACCEPTED together with its event, before the sender is
@@ -27,6 +25,11 @@ export class JobRecord extends Model.Class<JobRecord>("JobRecord")({
   ratio: Schema.String,
   locale: Schema.String,
   scheduledFor: Schema.NullOr(Schema.DateFromSelf),
+  /** Set as the job moves on, by its channel's entity. */
+  renderJobId: Model.Generated(Schema.NullOr(Schema.String)),
+  error: Model.Generated(Schema.NullOr(Schema.String)),
+  dispatchedAt: Model.Generated(Schema.NullOr(Schema.DateFromSelf)),
+  finishedAt: Model.Generated(Schema.NullOr(Schema.DateFromSelf)),
   createdAt: StampedByDatabase,
   updatedAt: StampedByDatabase
 }) {}

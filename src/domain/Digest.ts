@@ -11,7 +11,7 @@ const canonical = (value: unknown): string => {
 }
 
 /**
- * What tells a repeated event (same eventId, same body: a duplicate) from another event reusing its eventId (409):
- * the decoded envelope with its address, minus what the service ignores.
+ * A digest of a JSON value whatever the order of its keys: what tells a repeated event from another reusing its
+ * eventId, and one video's outputs from another's (render once).
  */
-export const bodyHash = (body: unknown): string => crypto.createHash("sha256").update(canonical(body)).digest("base64url")
+export const digestOf = (value: unknown): string => crypto.createHash("sha256").update(canonical(value)).digest("base64url")

@@ -1,0 +1,137 @@
+import { SqlClient, SqlSchema } from "@effect/sql"
+import { Context, Effect, Layer, Schema } from "effect"
+import { Origin } from "../../domain/Origin.js"
+import { WorkspaceId } from "../../domain/Principal.js"
+import { Approval } from "../Channel.js"
+import { ApprovalRecord } from "./ApprovalRecord.js"
+import { JobStatus } from "./JobStatus.js"
+import { PostRecord } from "./PostRecord.js"
+
+/** What starting a job needs: the job, its event's document, and its channel and brand as they are now. */
+export const JobToStart = Schema.Struct({
+  id: Schema.String,
+  workspaceId: WorkspaceId,
+  channelId: Schema.String,
+  status: JobStatus,
+  origin: Origin,
+  templateId: Schema.String,
+  templateVariant: Schema.NullOr(Schema.String),
+  templateVersion: Schema.NullOr(Schema.String),
+  ratio: Schema.String,
+  locale: Schema.String,
+  scheduledFor: Schema.NullOr(Schema.DateFromSelf),
+  renderJobId: Schema.NullOr(Schema.String),
+  content: Schema.Unknown,
+  eventDetails: Schema.String,
+  postTitle: Schema.NullOr(Schema.String),
+  channelName: Schema.String,
+  surface: Schema.String,
+  approval: Approval,
+  brandId: Schema.String,
+  brandName: Schema.String,
+  brandUpdatedAt: Schema.DateFromSelf
+})
+export type JobToStart = typeof JobToStart.Type
+
+const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
+const Claimed = Schema.Struct({
+  id: Schema.String,
+  workspaceId: WorkspaceId,
+  channelId: Schema.String,
+  dispatchedAt: Schema.DateFromSelf
+})
+export type ClaimedJob = typeof Claimed.Type
+
+/**
+ * Jobs, their posts and approvals, as the channel's entity moves them (it is their only writer once ingest created
+ * them), plus the dispatcher's claim on jobs waiting to start.
+ */
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  const toStart = SqlSchema.findOne({
+    Request: ById,
+    Result: JobToStart,
+    execute: ({ id, workspaceId }) =>
+      sql`SELECT j.id, j.workspace_id, j.channel_id, j.status, j.origin, j.template_id, j.template_variant,
+            j.template_version, j.ratio, j.locale, j.scheduled_for, j.render_job_id,
+            e.normalized AS content, e.details AS event_details, e.post_title,
+            c.name AS channel_name, c.surface, c.approval, c.brand_id, b.name AS brand_name,
+            b.updated_at AS brand_updated_at
+          FROM jobs j
+          JOIN ingest_events e ON e.id = j.ingest_event_id
+          JOIN channels c ON c.id = j.channel_id
+          JOIN brands b ON b.id = c.brand_id
+          WHERE j.workspace_id = ${workspaceId} AND j.id = ${id}`
+  })
+  const move = SqlSchema.findAll({
+    Request: Schema.Struct({
+      ...ById.fields,
+      from: Schema.Array(JobStatus),
+      to: JobStatus,
+      renderJobId: Schema.optional(Schema.String),
+      error: Schema.optional(Schema.String),
+      scheduledFor: Schema.optional(Schema.DateFromSelf)
+    }),
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: (r) =>
+      sql`UPDATE jobs SET status = ${r.to}, updated_at = now(),
+            render_job_id = ${r.renderJobId === undefined ? sql`render_job_id` : r.renderJobId},
+            error = ${r.error === undefined ? sql`error` : r.error},
+            scheduled_for = ${r.scheduledFor === undefined ? sql`scheduled_for` : r.scheduledFor},
+            finished_at = CASE WHEN ${r.to} IN ('RENDER_FAILED', 'REJECTED', 'CANCELLED', 'PUBLISHED', 'POST_FAILED',
+              'DELETED', 'DELETE_FAILED', 'UPDATE_FAILED') THEN now() ELSE finished_at END
+          WHERE workspace_id = ${r.workspaceId} AND id = ${r.id} AND status IN ${sql.in(r.from)}
+          RETURNING id`
+  })
+  const insertPost = SqlSchema.void({
+    Request: PostRecord.insert,
+    execute: (post) => sql`INSERT INTO posts ${sql.insert(post)} ON CONFLICT (job_id) DO NOTHING`
+  })
+  const insertApproval = SqlSchema.void({
+    Request: ApprovalRecord.insert,
+    execute: (approval) => sql`INSERT INTO approvals ${sql.insert(approval)} ON CONFLICT (job_id) DO NOTHING`
+  })
+  const claim = SqlSchema.findAll({
+    Request: Schema.Struct({ limit: Schema.Number, againAfterSeconds: Schema.Number }),
+    Result: Claimed,
+    execute: ({ againAfterSeconds, limit }) =>
+      sql`UPDATE jobs SET dispatched_at = now()
+          WHERE id IN (
+            SELECT id FROM jobs
+            WHERE status = 'ACCEPTED'
+              AND (dispatched_at IS NULL OR dispatched_at < now() - make_interval(secs => ${againAfterSeconds}))
+            ORDER BY created_at LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED)
+          RETURNING id, workspace_id, channel_id, dispatched_at`
+  })
+  const waitingOn = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, renderJobId: Schema.String }),
+    Result: Schema.Struct({ id: Schema.String, channelId: Schema.String, renderError: Schema.NullOr(Schema.String) }),
+    execute: ({ renderJobId, workspaceId }) =>
+      sql`SELECT j.id, j.channel_id, r.error AS render_error
+          FROM jobs j JOIN render_jobs r ON r.id = j.render_job_id
+          WHERE j.workspace_id = ${workspaceId} AND j.render_job_id = ${renderJobId} AND j.status = 'AWAITING_RENDERING'`
+  })
+
+  return {
+    findToStart: (workspaceId: WorkspaceId, id: string) => Effect.orDie(toStart({ workspaceId, id })),
+    /** Moves a job that is in one of `from`; answers false when it was not (moved already, or by another end). */
+    move: (workspaceId: WorkspaceId, id: string, from: ReadonlyArray<JobStatus>, to: JobStatus,
+      also: { renderJobId?: string; error?: string; scheduledFor?: Date } = {}) =>
+      Effect.map(Effect.orDie(move({ workspaceId, id, from, to, ...also })), (rows) => rows.length > 0),
+    insertPost: (post: typeof PostRecord.insert.Type) => Effect.orDie(insertPost(post)),
+    insertApproval: (approval: typeof ApprovalRecord.insert.Type) => Effect.orDie(insertApproval(approval)),
+    /**
+     * Across workspaces, for the dispatcher: up to `limit` jobs waiting to start that no node handed over in the last
+     * `againAfterSeconds` (a node that died after claiming leaves them to the next claim).
+     */
+    claimWaitingAnyWorkspace: (limit: number, againAfterSeconds: number) => Effect.orDie(claim({ limit, againAfterSeconds })),
+    /** The jobs waiting on a render, with the render's error. */
+    waitingOn: (workspaceId: WorkspaceId, renderJobId: string) => Effect.orDie(waitingOn({ workspaceId, renderJobId })),
+    withTransaction: sql.withTransaction
+  }
+})
+
+export class JobRepo extends Context.Tag("clipwright/channels/JobRepo")<JobRepo, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(JobRepo, make)
+}
