@@ -10,6 +10,8 @@ import { FeedsApi } from "./feeds/FeedsApi.js"
 import { documentEnvelope } from "./http/OpenApiEnvelope.js"
 import { AdminApi } from "./identity/AdminApi.js"
 import { IdentityApi } from "./identity/IdentityApi.js"
+import { ApprovalsApi } from "./jobs/ApprovalsApi.js"
+import { JobActionsApi } from "./jobs/JobActionsApi.js"
 import { IngestEventsApi } from "./ingest/IngestEventsApi.js"
 import { BroadcastApi } from "./ingest/BroadcastApi.js"
 import { FeedIngestApi } from "./ingest/FeedIngestApi.js"
@@ -58,6 +60,8 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(AdminLimitsApi)
   .add(FeedsApi)
   .add(FeedsAdminApi)
+  .add(JobActionsApi)
+  .add(ApprovalsApi)
   .addError(Unauthenticated)
   .addError(Forbidden)
   .addError(Internal)

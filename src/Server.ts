@@ -14,6 +14,7 @@ import { FeedsLive } from "./feeds/FeedsLive.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { IdentityLive } from "./identity/IdentityLive.js"
 import { IngestLive } from "./ingest/IngestLive.js"
+import { DecisionsLive } from "./jobs/DecisionsLive.js"
 import { MediaLive } from "./media/MediaLive.js"
 import { TracingLive } from "./observability/Tracing.js"
 import { RendersLive } from "./renders/RendersLive.js"
@@ -25,7 +26,7 @@ import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
 
 /** Every area, each standing on the ones below it (identity and templates at the bottom, ingest at the top). */
-const AreasLive = IngestLive.pipe(
+const AreasLive = Layer.mergeAll(IngestLive, DecisionsLive).pipe(
   Layer.provideMerge(Layer.mergeAll(ChannelsLive, CredentialsLive)),
   Layer.provideMerge(FeedsLive),
   Layer.provideMerge(RendersLive),

@@ -1,7 +1,7 @@
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
-import { Conflict, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import { Conflict, InvalidStateTransition, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { RenderJobState } from "../renders/jobs/RenderJob.js"
 import { UpdateChannelBody } from "./Channel.js"
@@ -116,6 +116,29 @@ export class JobRenderEnded extends Schema.Class<JobRenderEnded>("Channel/JobRen
   }
 }
 
+/** A person's decision on a job's approval (the request id keys it: a retried decision is applied once). */
+export class DecideApproval extends Schema.Class<DecideApproval>("Channel/DecideApproval")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  approvalId: Schema.String,
+  state: Schema.Literal("APPROVED", "REJECTED"),
+  note: Schema.NullOr(Schema.String)
+}) {
+  [PrimaryKey.symbol]() {
+    return `decide:${this.requestId}`
+  }
+}
+
+export class CancelJob extends Schema.Class<CancelJob>("Channel/CancelJob")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  jobId: Schema.String
+}) {
+  [PrimaryKey.symbol]() {
+    return `cancel-job:${this.requestId}`
+  }
+}
+
 /**
  * One entity per channel id (ULIDs, global), the only writer of its `channels` row, its subscriptions, and its jobs'
  * moves after ingest created them (with their posts and approvals).
@@ -132,5 +155,15 @@ export const ChannelEntity = Entity.make("Channel", [
   Rpc.make("Unsubscribe", { payload: Unsubscribe, error: NotFound }),
   Rpc.make("StreamTemplateChanged", { payload: StreamTemplateChanged, success: Schema.Number }),
   Rpc.make("StartJob", { payload: StartJob }),
-  Rpc.make("JobRenderEnded", { payload: JobRenderEnded })
+  Rpc.make("JobRenderEnded", { payload: JobRenderEnded }),
+  Rpc.make("DecideApproval", {
+    payload: DecideApproval,
+    success: Schema.Struct({ postIds: Schema.Array(Schema.String), state: Schema.Literal("APPROVED", "REJECTED") }),
+    error: Schema.Union(NotFound, InvalidStateTransition)
+  }),
+  Rpc.make("CancelJob", {
+    payload: CancelJob,
+    success: Schema.Struct({ ok: Schema.Literal(true), cancelledPosts: Schema.Number, renderStopped: Schema.Boolean }),
+    error: Schema.Union(NotFound, Conflict)
+  })
 ]).annotateRpcs(ClusterSchema.Persisted, true)

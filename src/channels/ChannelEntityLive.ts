@@ -6,6 +6,7 @@ import { ConfigChanges } from "../sql/ConfigChanges.js"
 import { ChannelEntity } from "./ChannelEntity.js"
 import { ChannelRepo } from "./ChannelRepo.js"
 import { nameInUse, resolveConfig } from "./ChannelRules.js"
+import { decisionHandlers } from "./jobs/DecisionHandlers.js"
 import { jobHandlers } from "./jobs/JobHandlers.js"
 import { subscriptionHandlers } from "./SubscriptionEntityHandlers.js"
 
@@ -19,6 +20,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
     const channelId = (yield* Entity.CurrentAddress).entityId
     const subscriptions = yield* subscriptionHandlers
     const jobs = yield* jobHandlers
+    const decisions = yield* decisionHandlers
     const notFound = () => new NotFound({ message: `No channel ${channelId}.` })
 
     // Every write holds the brand it leaves the channel wearing, so no channel is left wearing a deleted brand.
@@ -104,7 +106,15 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         jobs.renderEnded(payload).pipe(
           Effect.orDie,
           Effect.withSpan("Channel.jobRenderEnded", { attributes: { channelId, jobId: payload.jobId } })
-        )
+        ),
+
+      DecideApproval: ({ payload }) =>
+        decisions.decide(payload).pipe(
+          Effect.withSpan("Channel.decideApproval", { attributes: { channelId, approvalId: payload.approvalId } })
+        ),
+
+      CancelJob: ({ payload }) =>
+        decisions.cancel(payload).pipe(Effect.withSpan("Channel.cancelJob", { attributes: { channelId, jobId: payload.jobId } }))
     })
   }),
   { maxIdleTime: "5 minutes" }

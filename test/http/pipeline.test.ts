@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { client, workspaceWithKey } from "../support/Client.js"
+import { admin, client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
-import { MARKET, newEventId } from "../support/Routes.js"
+import { expectError, MARKET, newEventId } from "../support/Routes.js"
 
 let db: TestDatabase
 let node: TestNode
@@ -17,7 +17,44 @@ afterAll(async () => {
   await db?.drop()
 })
 
-const scopes = ["streams:write", "channels:write", "channels:read", "brands:write", "ingest:write", "received:read", "renders:read"]
+const scopes = [
+  "streams:write",
+  "channels:write",
+  "channels:read",
+  "brands:write",
+  "ingest:write",
+  "received:read",
+  "renders:read",
+  "posts:read",
+  "posts:write",
+  "approvals:read",
+  "approvals:write"
+]
+
+/** A workspace with a stream; `channel` adds a channel subscribed to it (compact variant: short renders). */
+const setUp = async (name: string) => {
+  const ws = await workspaceWithKey(node, scopes, name)
+  const api = client(node, ws.apiKey)
+  await api.post("/v1/brands", { name: "House" })
+  const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
+  const channel = async (body: Record<string, unknown>) => {
+    const made = await api.post("/v1/channels", body)
+    expect(made.status, made.text).toBe(201)
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+      kind: "STREAM",
+      streamId: stream.id,
+      templateVariant: "compact"
+    })
+    expect(sub.status, sub.text).toBe(201)
+    return made.body.channel.id as string
+  }
+  const send = async (data: unknown = content) => {
+    const sent = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
+    expect(sent.status, sent.text).toBe(202)
+    return sent.body as { ingestEventId: string; matched: Array<{ postGroupId: string; channelId: string }> }
+  }
+  return { ...ws, api, channel, send }
+}
 
 const content = {
   clipData: { headline: "Gold climbs to a record", subline: "Bullion tops $2,400" },
@@ -47,21 +84,8 @@ const settled = async (ingestEventId: string, timeoutMs = 150_000) => {
 
 describe("from event to posts", () => {
   it("renders each distinct output once and writes one post per channel with its language's text", async () => {
-    const ws = await workspaceWithKey(node, scopes, "Pipeline")
-    const api = client(node, ws.apiKey)
-    await api.post("/v1/brands", { name: "House" })
-    const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
-    const channel = async (body: Record<string, unknown>) => {
-      const made = await api.post("/v1/channels", body)
-      expect(made.status, made.text).toBe(201)
-      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
-        kind: "STREAM",
-        streamId: stream.id,
-        templateVariant: "compact"
-      })
-      expect(sub.status, sub.text).toBe(201)
-      return made.body.channel.id as string
-    }
+    const { api, channel, ...ws } = await setUp("Pipeline")
+    const stream = { id: (await api.get("/v1/stream")).body.streams[0].streamId as string }
     const shorts = await channel({ name: "Shorts", surface: "youtube-shorts", locale: "en" })
     const telegram = await channel({ name: "Telegram DE", surface: "telegram", ratio: "1x1", locale: "de" })
     const reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST" })
@@ -97,4 +121,67 @@ describe("from event to posts", () => {
     expect(second.map((j) => j.status).sort()).toEqual(["AWAITING_APPROVAL", "SCHEDULED", "SCHEDULED"])
     expect((await query(db.url, "SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = $1", [ws.accountId]))[0]!.n).toBe(2)
   }, 240_000)
+})
+
+describe("approvals", () => {
+  it("lists the pending approval with its post; approving releases it, rejecting stops it, deciding twice is 409", async () => {
+    const ws = await setUp("Approvals")
+    await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+    const first = await ws.send()
+    const second = await ws.send({ ...content, clipData: { headline: "Silver slips" } })
+    await settled(first.ingestEventId)
+    await settled(second.ingestEventId)
+
+    const listed = await ws.api.get("/v1/approvals?state=PENDING")
+    expect(listed.status, listed.text).toBe(200)
+    expect(listed.body).toMatchObject({ total: 2, all: 2, page: 1, facets: { state: { PENDING: 2, APPROVED: 0, REJECTED: 0 } } })
+    const approvalOf = (jobId: string) => listed.body.approvals.find((a: { postGroupId: string }) => a.postGroupId === jobId)
+    const approval = approvalOf(first.matched[0]!.postGroupId)
+    expect(approval).toMatchObject({ state: "PENDING", channelName: "Reviewed", templateId: MARKET })
+    expect(approval.posts).toEqual([expect.objectContaining({ platform: "tiktok", ratio: "9x16", state: "AWAITING_APPROVAL",
+      caption: content.metaData.captionMedium })])
+    const asset = approval.posts[0].assets[0]
+    expect((await fetch(asset.url)).status).toBe(200)
+
+    const approved = await ws.api.post(`/v1/approvals/${approval.id}`, {})
+    expect(approved.status, approved.text).toBe(200)
+    expect(approved.body).toEqual({ postIds: [approval.posts[0].id], state: "APPROVED" })
+    expect((await jobsOf(first.ingestEventId))[0]!.status).toBe("SCHEDULED")
+    expectError(await ws.api.post(`/v1/approvals/${approval.id}`, { state: "REJECTED" }), 409, "invalid_state_transition")
+
+    const other = approvalOf(second.matched[0]!.postGroupId)
+    const rejected = await ws.api.post(`/v1/approvals/${other.id}`, { state: "REJECTED", note: "Wrong figure" })
+    expect(rejected.body.state).toBe("REJECTED")
+    expect((await jobsOf(second.ingestEventId))[0]!.status).toBe("REJECTED")
+    const posts = await query(db.url, "SELECT state FROM posts WHERE job_id = $1", [second.matched[0]!.postGroupId])
+    expect(posts.map((p) => p.state)).toEqual(["REJECTED"])
+    expectError(await ws.api.post("/v1/approvals/01JAAAAAAAAAAAAAAAAAAAAAAA", {}), 404, "not_found")
+    expectError(await ws.api.post(`/v1/approvals/${other.id}`, { state: "MAYBE" }), 400, "schema_validation")
+  }, 240_000)
+})
+
+describe("job actions and refusals", () => {
+  it("cancel: a scheduled job's post is cancelled; a job with nothing left is 409", async () => {
+    const ws = await setUp("Cancel")
+    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const sent = await ws.send()
+    await settled(sent.ingestEventId)
+    const jobId = sent.matched[0]!.postGroupId
+    const cancelled = await ws.api.post(`/v1/jobs/${jobId}/cancel`)
+    expect(cancelled.status, cancelled.text).toBe(200)
+    expect(cancelled.body).toEqual({ ok: true, cancelledPosts: 1, renderStopped: false })
+    expect((await jobsOf(sent.ingestEventId))[0]!.status).toBe("CANCELLED")
+    expectError(await ws.api.post(`/v1/jobs/${jobId}/cancel`), 409, "conflict")
+    expectError(await ws.api.post("/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"), 404, "not_found")
+  }, 240_000)
+
+  it("an exhausted render allowance fails the job with the reason", async () => {
+    const ws = await setUp("No allowance")
+    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    expect((await admin(node).put(`/admin/workspaces/${ws.accountId}/limits`, { renderAllowance: 0 })).status).toBe(200)
+    const sent = await ws.send()
+    const [job] = await settled(sent.ingestEventId)
+    expect(job!.status).toBe("RENDER_FAILED")
+    expect(String(job!.error)).toMatch(/allowance/i)
+  }, 120_000)
 })

@@ -115,6 +115,32 @@ export const routes: ReadonlyArray<Route> = [
     body: () => ({ eventId: newEventId(), occurredAt: new Date().toISOString(), data: indexClose })
   },
   {
+    name: "GET /v1/approvals",
+    method: "GET",
+    permission: "approvals:read",
+    otherMode: "approvals:write",
+    ok: 200,
+    path: () => "/v1/approvals"
+  },
+  {
+    // No approval has this id: a permitted key gets past the permission check to the workspace's 404.
+    name: "POST /v1/approvals/{id}",
+    method: "POST",
+    permission: "approvals:write",
+    otherMode: "approvals:read",
+    ok: 404,
+    path: () => "/v1/approvals/01JAAAAAAAAAAAAAAAAAAAAAAA",
+    body: () => ({ state: "APPROVED" })
+  },
+  {
+    name: "POST /v1/jobs/{id}/cancel",
+    method: "POST",
+    permission: "posts:write",
+    otherMode: "posts:read",
+    ok: 404,
+    path: () => "/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"
+  },
+  {
     name: "GET /v1/ingest-events",
     method: "GET",
     permission: "received:read",

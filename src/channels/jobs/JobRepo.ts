@@ -73,15 +73,18 @@ const make = Effect.gen(function*() {
       scheduledFor: Schema.optional(Schema.DateFromSelf)
     }),
     Result: Schema.Struct({ id: Schema.String }),
+    // The post (once there is one) is in its job's state: both move in one statement.
     execute: (r) =>
-      sql`UPDATE jobs SET status = ${r.to}, updated_at = now(),
+      sql`WITH moved AS (UPDATE jobs SET status = ${r.to}, updated_at = now(),
             render_job_id = ${r.renderJobId === undefined ? sql`render_job_id` : r.renderJobId},
             error = ${r.error === undefined ? sql`error` : r.error},
             scheduled_for = ${r.scheduledFor === undefined ? sql`scheduled_for` : r.scheduledFor},
             finished_at = CASE WHEN ${r.to} IN ('RENDER_FAILED', 'REJECTED', 'CANCELLED', 'PUBLISHED', 'POST_FAILED',
               'DELETED', 'DELETE_FAILED', 'UPDATE_FAILED') THEN now() ELSE finished_at END
           WHERE workspace_id = ${r.workspaceId} AND id = ${r.id} AND status IN ${sql.in(r.from)}
-          RETURNING id`
+          RETURNING id), posted AS (
+            UPDATE posts SET state = ${r.to}, updated_at = now() WHERE job_id IN (SELECT id FROM moved) RETURNING 1)
+          SELECT id FROM moved`
   })
   const insertPost = SqlSchema.void({
     Request: PostRecord.insert,
@@ -90,6 +93,27 @@ const make = Effect.gen(function*() {
   const insertApproval = SqlSchema.void({
     Request: ApprovalRecord.insert,
     execute: (approval) => sql`INSERT INTO approvals ${sql.insert(approval)} ON CONFLICT (job_id) DO NOTHING`
+  })
+  const decide = SqlSchema.findOne({
+    Request: Schema.Struct({ ...ById.fields, state: Schema.Literal("APPROVED", "REJECTED"), note: Schema.NullOr(Schema.String) }),
+    Result: Schema.Struct({ jobId: Schema.String }),
+    execute: ({ id, note, state, workspaceId }) =>
+      sql`UPDATE approvals SET state = ${state}, note = ${note}, decided_at = now()
+          WHERE workspace_id = ${workspaceId} AND id = ${id} AND state = 'PENDING'
+          RETURNING job_id`
+  })
+  const postsOf = SqlSchema.findAll({
+    Request: ById,
+    Result: Schema.Struct({ id: Schema.String, state: JobStatus }),
+    execute: ({ id, workspaceId }) => sql`SELECT id, state FROM posts WHERE workspace_id = ${workspaceId} AND job_id = ${id}`
+  })
+  const sharing = SqlSchema.single({
+    Request: Schema.Struct({ ...ById.fields, renderJobId: Schema.String }),
+    Result: Schema.Struct({ n: Schema.Number }),
+    execute: ({ id, renderJobId, workspaceId }) =>
+      sql`SELECT count(*)::int AS n FROM jobs
+          WHERE workspace_id = ${workspaceId} AND render_job_id = ${renderJobId} AND id <> ${id}
+            AND status = 'AWAITING_RENDERING'`
   })
   const claim = SqlSchema.findAll({
     Request: Schema.Struct({ limit: Schema.Number, againAfterSeconds: Schema.Number }),
@@ -128,6 +152,13 @@ const make = Effect.gen(function*() {
     claimWaitingAnyWorkspace: (limit: number, againAfterSeconds: number) => Effect.orDie(claim({ limit, againAfterSeconds })),
     /** The jobs waiting on a render, with the render's error. */
     waitingOn: (workspaceId: WorkspaceId, renderJobId: string) => Effect.orDie(waitingOn({ workspaceId, renderJobId })),
+    /** Decides a pending approval; answers its job, or None when it was decided already. */
+    decideApproval: (workspaceId: WorkspaceId, id: string, state: "APPROVED" | "REJECTED", note: string | null) =>
+      Effect.orDie(decide({ workspaceId, id, state, note })),
+    postsOf: (workspaceId: WorkspaceId, jobId: string) => Effect.orDie(postsOf({ workspaceId, id: jobId })),
+    /** Other jobs still waiting on the render: a cancel leaves a shared render drawing for them. */
+    othersWaitingOn: (workspaceId: WorkspaceId, jobId: string, renderJobId: string) =>
+      Effect.map(Effect.orDie(sharing({ workspaceId, id: jobId, renderJobId })), (row) => row.n),
     withTransaction: sql.withTransaction
   }
 })

@@ -62,7 +62,11 @@ const make = Effect.gen(function*() {
   const current = (workspaceId: WorkspaceId, renderJobId: string) =>
     Effect.map(repo.findJob(workspaceId, renderJobId), Option.map((job) => ({ state: job.state, error: job.error })))
 
-  return { renderFor, current }
+  /** Stops a render (its reservation goes back when the runner settles it); false when it had ended. */
+  const stop = (renderJobId: string, reason: string) =>
+    Effect.map(runner(renderJobId).Cancel({ reason }).pipe(Effect.orDie), ({ stopped }) => stopped)
+
+  return { renderFor, current, stop }
 })
 
 export class PipelineRenders extends Context.Tag("clipwright/renders/PipelineRenders")<

@@ -1,0 +1,56 @@
+import { Schema } from "effect"
+import { ApprovalState } from "../channels/jobs/ApprovalRecord.js"
+
+const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
+
+export const ApprovalsParams = Schema.Struct({
+  state: Schema.optional(ApprovalState).annotations({ description: "Only approvals in this state." }),
+  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
+  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(100)), { default: () => 25 })
+    .annotations({ description: "1 to 100; default 25." })
+})
+export type ApprovalsParams = typeof ApprovalsParams.Type
+
+export const Asset = Schema.Struct({ assetId: Schema.String, url: Schema.String, expiresAt: Schema.String })
+
+export const ApprovalView = Schema.Struct({
+  id: Schema.String,
+  state: ApprovalState,
+  requestedAt: Schema.String,
+  decidedAt: Schema.NullOr(Schema.String),
+  note: Schema.NullOr(Schema.String),
+  postGroupId: Schema.String,
+  channelId: Schema.String,
+  channelName: Schema.String,
+  templateId: Schema.String,
+  templateVersion: Schema.NullOr(Schema.String),
+  posts: Schema.Array(Schema.Struct({
+    id: Schema.String,
+    platform: Schema.String,
+    locale: Schema.String,
+    ratio: Schema.String,
+    caption: Schema.String,
+    state: Schema.String,
+    assets: Schema.Array(Asset)
+  }))
+})
+export type ApprovalView = typeof ApprovalView.Type
+
+export const ApprovalPage = Schema.Struct({
+  approvals: Schema.Array(ApprovalView),
+  total: Schema.Number,
+  all: Schema.Number,
+  page: Schema.Number,
+  perPage: Schema.Number,
+  facets: Schema.Struct({ state: Schema.Record({ key: Schema.String, value: Schema.Number }) })
+})
+
+export const DecisionBody = Schema.Struct({
+  state: Schema.optionalWith(Schema.Literal("APPROVED", "REJECTED"), { default: () => "APPROVED" as const }),
+  note: Schema.optional(Schema.String.pipe(Schema.maxLength(1000)))
+})
+
+export const Decision = Schema.Struct({
+  postIds: Schema.Array(Schema.String),
+  state: Schema.Literal("APPROVED", "REJECTED")
+})

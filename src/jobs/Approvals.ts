@@ -1,0 +1,91 @@
+import { Context, Effect, FiberRef, Layer, Option } from "effect"
+import { AppConfig } from "../Config.js"
+import { ChannelEntity } from "../channels/ChannelEntity.js"
+import { ApprovalState } from "../channels/jobs/ApprovalRecord.js"
+import { entityCall } from "../domain/EntityCalls.js"
+import { NotFound } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
+import { CurrentRequestId } from "../domain/RequestId.js"
+import { Signing } from "../storage/Signing.js"
+import type { ApprovalsParams, ApprovalView } from "./Approval.js"
+import { type ApprovalRow, ApprovalsQuery } from "./ApprovalsQuery.js"
+
+/** Signed asset URLs are valid about an hour (SPEC Limits). */
+const ASSET_TTL = "1 hour"
+
+/** The approval log (SQL) and decisions, which go through the job's channel entity. */
+const make = Effect.gen(function*() {
+  const query = yield* ApprovalsQuery
+  const signing = yield* Signing
+  const channel = yield* ChannelEntity.client
+  const { publicBaseUrl } = yield* AppConfig
+
+  const assetsOf = (clipId: string | null) =>
+    clipId === null
+      ? Effect.succeed([])
+      : Effect.map(signing.signedUrl(publicBaseUrl, `/v1/assets/${encodeURIComponent(clipId)}/download`, ASSET_TTL),
+        ({ expiresAt, url }) => [{ assetId: clipId, url, expiresAt: expiresAt.toISOString() }])
+
+  const view = (row: ApprovalRow) =>
+    Effect.map(assetsOf(row.clipId), (assets): ApprovalView => ({
+      id: row.id,
+      state: row.state,
+      requestedAt: row.requestedAt.toISOString(),
+      decidedAt: row.decidedAt?.toISOString() ?? null,
+      note: row.note,
+      postGroupId: row.jobId,
+      channelId: row.channelId,
+      channelName: row.channelName,
+      templateId: row.templateId,
+      templateVersion: row.templateVersion,
+      posts: row.postId === null ? [] : [{
+        id: row.postId,
+        platform: row.platform ?? "",
+        locale: row.locale ?? "",
+        ratio: row.ratio ?? "",
+        caption: row.caption ?? "",
+        state: row.postState ?? "",
+        assets
+      }]
+    }))
+
+  const list = Effect.fn("Approvals.list")(function*(workspaceId: WorkspaceId, params: ApprovalsParams) {
+    const [rows, counts] = yield* Effect.all([
+      query.page(workspaceId, params.state, params.perPage, (params.page - 1) * params.perPage),
+      query.stateCounts(workspaceId)
+    ])
+    const state: Record<string, number> = Object.fromEntries(ApprovalState.literals.map((s) => [s, 0]))
+    for (const count of counts) state[count.state] = count.n
+    const all = counts.reduce((sum, count) => sum + count.n, 0)
+    return {
+      approvals: yield* Effect.forEach(rows, view),
+      total: params.state === undefined ? all : state[params.state] ?? 0,
+      all,
+      page: params.page,
+      perPage: params.perPage,
+      facets: { state }
+    }
+  })
+
+  const decide = Effect.fn("Approvals.decide")(function*(
+    workspaceId: WorkspaceId,
+    id: string,
+    body: { readonly state: "APPROVED" | "REJECTED"; readonly note?: string | undefined }
+  ) {
+    const found = yield* query.find(workspaceId, id)
+    if (Option.isNone(found)) return yield* new NotFound({ message: `No approval ${id}.` })
+    return yield* entityCall(channel(found.value.channelId).DecideApproval({
+      requestId: yield* FiberRef.get(CurrentRequestId),
+      workspaceId,
+      approvalId: id,
+      state: body.state,
+      note: body.note ?? null
+    }))
+  })
+
+  return { list, decide }
+})
+
+export class Approvals extends Context.Tag("clipwright/jobs/Approvals")<Approvals, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(Approvals, make).pipe(Layer.provide(Signing.layer))
+}

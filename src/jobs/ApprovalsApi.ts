@@ -1,0 +1,41 @@
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { Schema } from "effect"
+import { InvalidStateTransition, NotFound, SchemaValidation } from "../domain/Errors.js"
+import { Authentication } from "../http/Security.js"
+import { ApprovalPage, ApprovalsParams, Decision, DecisionBody } from "./Approval.js"
+
+/** Approvals: the posts of PER_POST channels waiting for a person, and their decisions. */
+export class ApprovalsApi extends HttpApiGroup.make("approvals")
+  .add(
+    HttpApiEndpoint.get("list", "/approvals")
+      .annotate(OpenApi.Summary, "List approvals")
+      .annotate(
+        OpenApi.Description,
+        "Paged, newest first; `state` filters (PENDING, APPROVED, REJECTED). `total` counts the approvals matching " +
+          "it, `all` every approval of the workspace, `facets.state` each state. Each approval carries its job " +
+          "(`postGroupId`), channel, template and its post with the video's signed asset URL."
+      )
+      .setUrlParams(ApprovalsParams)
+      .addSuccess(ApprovalPage)
+  )
+  .add(
+    HttpApiEndpoint.post("decide", "/approvals/:id")
+      .annotate(OpenApi.Summary, "Approve or reject")
+      .annotate(
+        OpenApi.Description,
+        "`state` APPROVED (the default) releases the post for hand-over at once; REJECTED stops it. An optional " +
+          "`note` (up to 1,000 characters) is kept. Answers the posts decided and the state. An approval decided " +
+          "already is 409 `invalid_state_transition`."
+      )
+      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPayload(DecisionBody)
+      .addSuccess(Decision)
+      .addError(NotFound)
+      .addError(InvalidStateTransition)
+  )
+  .addError(SchemaValidation)
+  .middleware(Authentication)
+  .prefix("/v1")
+  .annotate(OpenApi.Title, "Approvals")
+  .annotate(OpenApi.Description, "Posts of channels with approval PER_POST wait here for a person's decision.")
+{}
