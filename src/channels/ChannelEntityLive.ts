@@ -73,8 +73,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         announced(payload.workspaceId, repo.markDeleted(payload.workspaceId, channelId)).pipe(
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(notFound()),
-            // Jobs arrive with a later issue; until then a channel has nothing waiting to cancel.
-            onSome: () => Effect.succeed({ cancelled: 0 })
+            onSome: () => Effect.map(decisions.cancelAllOf(payload.workspaceId, channelId), (cancelled) => ({ cancelled }))
           })),
           Effect.withSpan("Channel.delete", { attributes: { channelId } })
         ),

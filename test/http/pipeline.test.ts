@@ -175,6 +175,17 @@ describe("job actions and refusals", () => {
     expectError(await ws.api.post("/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"), 404, "not_found")
   }, 240_000)
 
+  it("deleting a channel cancels its jobs still to happen", async () => {
+    const ws = await setUp("Channel deleted")
+    const channelId = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+    const sent = await ws.send()
+    await settled(sent.ingestEventId)
+    const deleted = await ws.api.post(`/v1/channels/${channelId}/delete`)
+    expect(deleted.status, deleted.text).toBe(200)
+    expect(deleted.body.cancelled).toBe(1)
+    expect((await jobsOf(sent.ingestEventId))[0]).toMatchObject({ status: "CANCELLED", error: "channel deleted" })
+  }, 240_000)
+
   it("an exhausted render allowance fails the job with the reason", async () => {
     const ws = await setUp("No allowance")
     await ws.channel({ name: "Shorts", surface: "youtube-shorts" })

@@ -28,6 +28,16 @@ export const decisionHandlers = Effect.gen(function*() {
       return { postIds: posts.map((post) => post.id), state }
     })).pipe(Effect.catchTag("SqlError", Effect.die))
 
+  /** Cancels a job that was open; answers whether it moved and whether its render was stopped. */
+  const cancelOpen = (workspaceId: CancelJob["workspaceId"], job: { id: string; status: JobStatus; renderJobId: string | null }, reason: string) =>
+    Effect.gen(function*() {
+      const moved = yield* repo.move(workspaceId, job.id, open, "CANCELLED", { error: reason })
+      if (!moved) return { moved, renderStopped: false }
+      if (job.status !== "AWAITING_RENDERING" || job.renderJobId === null) return { moved, renderStopped: false }
+      const others = yield* repo.othersWaitingOn(workspaceId, job.id, job.renderJobId)
+      return { moved, renderStopped: others === 0 ? yield* renders.stop(job.renderJobId, reason) : false }
+    })
+
   const cancel = ({ jobId, workspaceId }: CancelJob) =>
     Effect.gen(function*() {
       const found = yield* repo.findToStart(workspaceId, jobId)
@@ -37,15 +47,18 @@ export const decisionHandlers = Effect.gen(function*() {
         return yield* new Conflict({ message: `Job ${jobId} is ${job.status}: nothing is left to cancel.` })
       }
       const posts = yield* repo.postsOf(workspaceId, jobId)
-      const moved = yield* repo.move(workspaceId, jobId, open, "CANCELLED", { error: "cancelled" })
+      const { moved, renderStopped } = yield* cancelOpen(workspaceId, job, "cancelled")
       if (!moved) return yield* new Conflict({ message: `Job ${jobId} moved on meanwhile: nothing is left to cancel.` })
-      let renderStopped = false
-      if (job.status === "AWAITING_RENDERING" && job.renderJobId !== null) {
-        const others = yield* repo.othersWaitingOn(workspaceId, jobId, job.renderJobId)
-        if (others === 0) renderStopped = yield* renders.stop(job.renderJobId, "cancelled")
-      }
       return { ok: true as const, cancelledPosts: posts.length, renderStopped }
     })
 
-  return { decide, cancel }
+  /** A deleted channel's jobs that were still to happen: cancelled; answers how many. */
+  const cancelAllOf = (workspaceId: CancelJob["workspaceId"], channelId: string) =>
+    Effect.gen(function*() {
+      const jobs = yield* repo.openJobsOf(workspaceId, channelId, open)
+      const results = yield* Effect.forEach(jobs, (job) => cancelOpen(workspaceId, job, "channel deleted"))
+      return results.filter((r) => r.moved).length
+    })
+
+  return { decide, cancel, cancelAllOf }
 })

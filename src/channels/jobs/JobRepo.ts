@@ -115,6 +115,13 @@ const make = Effect.gen(function*() {
           WHERE workspace_id = ${workspaceId} AND render_job_id = ${renderJobId} AND id <> ${id}
             AND status = 'AWAITING_RENDERING'`
   })
+  const openOf = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, channelId: Schema.String, open: Schema.Array(JobStatus) }),
+    Result: Schema.Struct({ id: Schema.String, status: JobStatus, renderJobId: Schema.NullOr(Schema.String) }),
+    execute: ({ channelId, open, workspaceId }) =>
+      sql`SELECT id, status, render_job_id FROM jobs
+          WHERE workspace_id = ${workspaceId} AND channel_id = ${channelId} AND status IN ${sql.in(open)}`
+  })
   const claim = SqlSchema.findAll({
     Request: Schema.Struct({ limit: Schema.Number, againAfterSeconds: Schema.Number }),
     Result: Claimed,
@@ -152,6 +159,9 @@ const make = Effect.gen(function*() {
     claimWaitingAnyWorkspace: (limit: number, againAfterSeconds: number) => Effect.orDie(claim({ limit, againAfterSeconds })),
     /** The jobs waiting on a render, with the render's error. */
     waitingOn: (workspaceId: WorkspaceId, renderJobId: string) => Effect.orDie(waitingOn({ workspaceId, renderJobId })),
+    /** The channel's jobs in one of the `open` statuses. */
+    openJobsOf: (workspaceId: WorkspaceId, channelId: string, open: ReadonlyArray<JobStatus>) =>
+      Effect.orDie(openOf({ workspaceId, channelId, open })),
     /** Decides a pending approval; answers its job, or None when it was decided already. */
     decideApproval: (workspaceId: WorkspaceId, id: string, state: "APPROVED" | "REJECTED", note: string | null) =>
       Effect.orDie(decide({ workspaceId, id, state, note })),

@@ -6,7 +6,9 @@ import { NotFound, RateLimited, UpstreamUnavailable } from "../../domain/Errors.
 /** Reserves one video per render job, all or none (a batch is verified whole before anything starts). */
 export class Reserve extends Schema.Class<Reserve>("WorkspaceAllowance/Reserve")({
   requestId: Schema.String,
-  renderJobIds: Schema.Array(Schema.String)
+  renderJobIds: Schema.Array(Schema.String),
+  /** The pipeline's renders wait in the queue for a renderer; a direct export is refused at once when none is free. */
+  waitForRenderer: Schema.optionalWith(Schema.Boolean, { default: () => false })
 }) {
   [PrimaryKey.symbol]() {
     return `reserve:${this.requestId}`

@@ -38,7 +38,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
           const workspace = yield* identity.findWorkspace(workspaceId)
           if (workspace._tag === "None") return yield* new NotFound({ message: `No workspace ${workspaceId}.` })
           if (yield* allowance.isReserved(workspaceId, payload.renderJobIds[0] ?? "")) return
-          yield* checkCapacity
+          if (!payload.waitForRenderer) yield* checkCapacity
           const now = new Date(yield* Clock.currentTimeMillis)
           const { end, start } = periodOf(now)
           const { committed, reserved } = yield* allowance.usage(workspaceId, start)

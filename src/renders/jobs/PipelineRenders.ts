@@ -49,7 +49,7 @@ const make = Effect.gen(function*() {
     // failed or was removed is drawn anew under the next generation's id.
     const generation = yield* repo.countByContentKey(workspaceId, render.contentKey)
     const renderJobId = renderIdFor(workspaceId, render.contentKey, generation)
-    const reserved = yield* entityCall(allowance(workspaceId).Reserve({ requestId: renderJobId, renderJobIds: [renderJobId] })).pipe(
+    const reserved = yield* entityCall(allowance(workspaceId).Reserve({ requestId: renderJobId, renderJobIds: [renderJobId], waitForRenderer: true })).pipe(
       Effect.either
     )
     if (reserved._tag === "Left") return { _tag: "Refused", reason: reserved.left.message } satisfies RenderFor
