@@ -12,7 +12,10 @@ import { AdminApi } from "./identity/AdminApi.js"
 import { IdentityApi } from "./identity/IdentityApi.js"
 import { ApprovalsApi } from "./jobs/ApprovalsApi.js"
 import { JobActionsApi } from "./jobs/JobActionsApi.js"
+import { PostPackagesApi } from "./jobs/PostPackagesApi.js"
 import { IngestEventsApi } from "./ingest/IngestEventsApi.js"
+import { JobsApi } from "./jobs/JobsApi.js"
+import { PipelineApi } from "./jobs/PipelineApi.js"
 import { BroadcastApi } from "./ingest/BroadcastApi.js"
 import { FeedIngestApi } from "./ingest/FeedIngestApi.js"
 import { StreamSendApi } from "./ingest/StreamSendApi.js"
@@ -39,6 +42,7 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(FeedIngestApi)
   .add(BroadcastApi)
   .add(IngestEventsApi)
+  .add(JobsApi)
   .add(TemplatesApi)
   .add(ReferenceClipsApi)
   .add(RendersApi)
@@ -60,8 +64,10 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(AdminLimitsApi)
   .add(FeedsApi)
   .add(FeedsAdminApi)
+  .add(PipelineApi)
   .add(JobActionsApi)
   .add(ApprovalsApi)
+  .add(PostPackagesApi)
   .addError(Unauthenticated)
   .addError(Forbidden)
   .addError(Internal)

@@ -14,6 +14,8 @@ import { FeedsLive } from "./feeds/FeedsLive.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { IdentityLive } from "./identity/IdentityLive.js"
 import { IngestLive } from "./ingest/IngestLive.js"
+import { JobViewsLive } from "./jobs/JobViewsLive.js"
+import { PipelineViewsLive } from "./jobs/PipelineViewsLive.js"
 import { DecisionsLive } from "./jobs/DecisionsLive.js"
 import { MediaLive } from "./media/MediaLive.js"
 import { TracingLive } from "./observability/Tracing.js"
@@ -26,7 +28,7 @@ import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
 
 /** Every area, each standing on the ones below it (identity and templates at the bottom, ingest at the top). */
-const AreasLive = Layer.mergeAll(IngestLive, DecisionsLive).pipe(
+const AreasLive = Layer.mergeAll(IngestLive, DecisionsLive, PipelineViewsLive, JobViewsLive).pipe(
   Layer.provideMerge(Layer.mergeAll(ChannelsLive, CredentialsLive)),
   Layer.provideMerge(FeedsLive),
   Layer.provideMerge(RendersLive),

@@ -1,42 +1,9 @@
 import { Either } from "effect"
 import { detailAt, type ErrorDetail } from "../domain/Errors.js"
+import { isTimeZone, wallClockIn } from "../domain/TimeZones.js"
 
 const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 const local = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/
-
-const isTimeZone = (zone: string): boolean => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone })
-    return true
-  } catch {
-    return false
-  }
-}
-
-/** How far the zone's wall clock is ahead of UTC at an instant, in ms. */
-const offsetAt = (zone: string, at: number): number => {
-  const parts = new Intl.DateTimeFormat("en", {
-    timeZone: zone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "numeric",
-    day: "numeric",
-    hour: "numeric",
-    minute: "numeric",
-    second: "numeric"
-  }).formatToParts(at)
-  const part = (type: string) => Number(parts.find((p) => p.type === type)?.value)
-  return Date.UTC(part("year"), part("month") - 1, part("day"), part("hour"), part("minute"), part("second")) -
-    Math.floor(at / 1000) * 1000
-}
-
-/** A wall-clock time in a zone as an instant; the offset is looked up twice so a DST change in between is honoured. */
-const wallClockIn = (zone: string, fields: ReadonlyArray<number>): number => {
-  const [y, mo, d, h, mi, s] = fields as [number, number, number, number, number, number]
-  const asUtc = Date.UTC(y, mo - 1, d, h, mi, s)
-  const first = asUtc - offsetAt(zone, asUtc)
-  return asUtc - offsetAt(zone, first)
-}
 
 export interface Schedule {
   readonly publishAt: Date | null

@@ -3,6 +3,7 @@ import { admin, client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
+import { readZip } from "../support/ZipRead.js"
 
 let db: TestDatabase
 let node: TestNode
@@ -184,6 +185,38 @@ describe("job actions and refusals", () => {
     expect(deleted.status, deleted.text).toBe(200)
     expect(deleted.body.cancelled).toBe(1)
     expect((await jobsOf(sent.ingestEventId))[0]).toMatchObject({ status: "CANCELLED", error: "channel deleted" })
+  }, 240_000)
+
+  it("a job's package: its video and the post as JSON with times in tz; without a video, the reason", async () => {
+    const ws = await setUp("Packages")
+    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const sent = await ws.send()
+    await settled(sent.ingestEventId)
+    const jobId = sent.matched[0]!.postGroupId
+    const zipOf = async (path: string) => {
+      const r = await fetch(`${node.url}${path}`, { headers: { authorization: `Bearer ${ws.apiKey}` } })
+      expect(r.status, path).toBe(200)
+      expect(r.headers.get("content-type")).toBe("application/zip")
+      expect(r.headers.get("content-disposition")).toMatch(/^attachment/)
+      return readZip(Buffer.from(await r.arrayBuffer()))
+    }
+    const entries = await zipOf(`/v1/jobs/${jobId}/download?tz=Europe/Berlin`)
+    const video = entries.find((e) => e.name.endsWith(".mp4"))!
+    expect(video.data.subarray(4, 8).toString()).toBe("ftyp")
+    const post = JSON.parse(entries.find((e) => e.name.endsWith(".json"))!.data.toString())
+    expect(post).toMatchObject({ postGroupId: jobId, state: "SCHEDULED", platform: "youtube", caption: content.metaData.captionLong,
+      timeZone: "Europe/Berlin" })
+    expect(post.scheduledFor).toMatch(/\+0[12]:00$/)
+    const postId = post.id as string
+    expect((await zipOf(`/v1/posts/${postId}/package`)).map((e) => e.name).sort()).toEqual(entries.map((e) => e.name).sort())
+    expectError(await ws.api.get(`/v1/jobs/${jobId}/download?tz=Mars/Olympus`), 400, "schema_validation")
+    expectError(await ws.api.get("/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/download"), 404, "not_found")
+
+    expect((await admin(node).put(`/admin/workspaces/${ws.accountId}/limits`, { renderAllowance: 0 })).status).toBe(200)
+    const failed = await ws.send({ ...content, clipData: { headline: "Never drawn" } })
+    await settled(failed.ingestEventId)
+    const names = (await zipOf(`/v1/jobs/${failed.matched[0]!.postGroupId}/download`)).map((e) => e.name)
+    expect(names.find((n) => n.endsWith(".txt"))).toMatch(/^render failed/)
   }, 240_000)
 
   it("an exhausted render allowance fails the job with the reason", async () => {

@@ -115,6 +115,22 @@ export const routes: ReadonlyArray<Route> = [
     body: () => ({ eventId: newEventId(), occurredAt: new Date().toISOString(), data: indexClose })
   },
   {
+    name: "GET /v1/jobs/{id}/download",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 404,
+    path: () => "/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/download"
+  },
+  {
+    name: "GET /v1/posts/{id}/package",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 404,
+    path: () => "/v1/posts/01JAAAAAAAAAAAAAAAAAAAAAAA/package"
+  },
+  {
     name: "GET /v1/approvals",
     method: "GET",
     permission: "approvals:read",
@@ -140,6 +156,8 @@ export const routes: ReadonlyArray<Route> = [
     ok: 404,
     path: () => "/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"
   },
+  { name: "GET /v1/jobs", method: "GET", permission: "posts:read", otherMode: "posts:write", ok: 200, path: () => "/v1/jobs" },
+  { name: "GET /v1/posts", method: "GET", permission: "posts:read", otherMode: "posts:write", ok: 200, path: () => "/v1/posts" },
   {
     name: "GET /v1/ingest-events",
     method: "GET",
@@ -156,6 +174,39 @@ export const routes: ReadonlyArray<Route> = [
     otherMode: null,
     ok: 404,
     path: () => "/v1/ingest-events/01JAAAAAAAAAAAAAAAAAAAAAAA"
+  },
+  {
+    name: "GET /v1/pipeline",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 200,
+    path: () => "/v1/pipeline"
+  },
+  {
+    // No job has this id: a permitted key gets past the permission check to the workspace's 404.
+    name: "GET /v1/pipeline/{id}",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 404,
+    path: () => "/v1/pipeline/01JAAAAAAAAAAAAAAAAAAAAAAA"
+  },
+  {
+    name: "GET /v1/overview",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 200,
+    path: () => "/v1/overview"
+  },
+  {
+    name: "GET /v1/calendar",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 200,
+    path: () => "/v1/calendar?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z"
   },
   {
     name: "GET /v1/media/renders",

@@ -1,0 +1,260 @@
+import { Option, Schema } from "effect"
+import { JobStage, JobStatus } from "../channels/jobs/JobStatus.js"
+import { surfaceOf, surfaces } from "../channels/Surfaces.js"
+import { Origin } from "../domain/Origin.js"
+import { findTemplate } from "../templates/TemplateRegistry.js"
+import type { ListedJob, ListedPost } from "./JobsQuery.js"
+
+export const MAX_PER_PAGE = 100
+
+/** Every platform a channel's surface posts to, in the surfaces' order. */
+export const platforms = [...new Set(surfaces.map((s) => s.platform))] as [string, ...Array<string>]
+export const Platform = Schema.Literal(...platforms)
+
+export const ApprovalFilter = Schema.Literal("pending", "approved", "rejected", "none")
+export type ApprovalFilter = typeof ApprovalFilter.Type
+
+const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
+
+// A date and a time of day with a zone (Z or an offset): an instant, not a wall-clock time.
+const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
+const Instant = Schema.String.pipe(
+  Schema.filter((s) => instantPattern.test(s) && !Number.isNaN(Date.parse(s)), {
+    message: () => "an ISO 8601 instant with a zone, such as 2026-11-23T08:30:00Z"
+  })
+)
+const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
+const Search = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
+
+const paging = {
+  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
+  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(MAX_PER_PAGE)), { default: () => 25 })
+    .annotations({ description: "1 to 100; default 25." })
+}
+
+/** `GET /v1/jobs` query. */
+export const JobsParams = Schema.Struct({
+  stage: Schema.optional(JobStage).annotations({ description: "Only jobs whose status is in this stage." }),
+  channelId: Schema.optional(Id).annotations({ description: "Only jobs of this channel." }),
+  brandId: Schema.optional(Id).annotations({ description: "Only jobs of channels wearing this brand." }),
+  platform: Schema.optional(Platform).annotations({ description: "Only jobs whose channel posts to this platform." }),
+  origin: Schema.optional(Origin).annotations({ description: "Only jobs of this origin." }),
+  approval: Schema.optional(ApprovalFilter).annotations({
+    description: "Only jobs whose approval is in this state; `none`: jobs without an approval."
+  }),
+  since: Schema.optional(Instant).annotations({ description: "Only jobs created or updated at or after this instant." }),
+  until: Schema.optional(Instant).annotations({ description: "Only jobs created or updated at or before this instant." }),
+  q: Schema.optional(Search).annotations({
+    description: "1 to 200 characters, matched case-insensitively inside the event's `details` and `postTitle`, " +
+      "the channel's name or the job's id."
+  }),
+  ...paging
+})
+export type JobsParams = typeof JobsParams.Type
+
+/** `GET /v1/posts` query. */
+export const PostsParams = Schema.Struct({
+  state: Schema.optional(JobStatus).annotations({ description: "Only posts in this state." }),
+  platform: Schema.optional(Platform).annotations({ description: "Only posts to this platform." }),
+  channelId: Schema.optional(Id).annotations({ description: "Only posts of this channel." }),
+  q: Schema.optional(Search).annotations({
+    description: "1 to 200 characters, matched case-insensitively inside the event's `details` and `postTitle`, " +
+      "the channel's name, the post's title, or the post's or job's id."
+  }),
+  ...paging
+})
+export type PostsParams = typeof PostsParams.Type
+
+const Text = Schema.NullOr(Schema.String)
+const Clip = Schema.Struct({ id: Schema.String, mimeType: Schema.String, url: Schema.String })
+export type Clip = typeof Clip.Type
+
+/** SPEC "Job (one row of /v1/jobs)". */
+export const JobRow = Schema.Struct({
+  id: Schema.String,
+  status: Schema.String,
+  progress: Schema.Number,
+  createdAt: Schema.String,
+  updatedAt: Schema.String,
+  origin: Origin,
+  details: Schema.String,
+  postTitle: Text,
+  channelId: Schema.String,
+  channelName: Schema.String,
+  brandName: Schema.String,
+  platform: Schema.String,
+  surfaceLabel: Schema.String,
+  ratio: Schema.String,
+  locale: Schema.String,
+  caption: Text,
+  title: Text,
+  publishedAt: Text,
+  permalink: Text,
+  scheduledFor: Text,
+  error: Text,
+  templateName: Schema.String,
+  templateVariant: Text,
+  templateVersion: Text.annotations({ description: "The pinned version; null follows the newest build." }),
+  renderJobId: Text,
+  updatable: Schema.Boolean,
+  repostable: Schema.Boolean,
+  deletable: Schema.Boolean,
+  priority: Schema.Boolean,
+  approvalId: Text,
+  approval: Schema.Struct({
+    required: Schema.Boolean,
+    state: Schema.NullOr(Schema.Literal("PENDING", "APPROVED", "REJECTED")),
+    login: Text,
+    name: Text
+  }),
+  clip: Schema.NullOr(Clip)
+})
+export type JobRow = typeof JobRow.Type
+
+const Counts = Schema.Record({ key: Schema.String, value: Schema.Number })
+const Labels = Schema.Record({ key: Schema.String, value: Schema.String })
+
+export const JobPage = Schema.Struct({
+  jobs: Schema.Array(JobRow),
+  total: Schema.Number,
+  all: Schema.Number,
+  page: Schema.Number,
+  perPage: Schema.Number,
+  stages: Counts,
+  unstaged: Schema.Number,
+  facets: Schema.Struct({ stage: Counts, approval: Counts, platform: Counts, origin: Counts }),
+  labels: Schema.Struct({ channelId: Labels, brandId: Labels })
+})
+export type JobPage = typeof JobPage.Type
+
+const Asset = Schema.Struct({ assetId: Schema.String, url: Schema.String, expiresAt: Schema.String })
+export type Asset = typeof Asset.Type
+
+/** SPEC "Post (one row of /v1/posts)". */
+export const PostRow = Schema.Struct({
+  id: Schema.String,
+  postGroupId: Schema.String,
+  origin: Origin,
+  details: Schema.String,
+  postTitle: Text,
+  state: Schema.String,
+  platform: Schema.String,
+  surfaceLabel: Schema.String,
+  channelName: Schema.String,
+  brandName: Schema.String,
+  locale: Schema.String,
+  ratio: Schema.String,
+  title: Schema.String,
+  caption: Schema.String,
+  hashtags: Schema.Array(Schema.String),
+  createdAt: Schema.String,
+  scheduledFor: Schema.String,
+  publishedAt: Text,
+  platformPostId: Text,
+  permalink: Text,
+  failureReason: Text,
+  connected: Schema.Boolean,
+  assets: Schema.Array(Asset),
+  clipStored: Schema.Boolean
+})
+export type PostRow = typeof PostRow.Type
+
+export const PostPage = Schema.Struct({
+  posts: Schema.Array(PostRow),
+  total: Schema.Number,
+  all: Schema.Number,
+  page: Schema.Number,
+  perPage: Schema.Number,
+  facets: Schema.Struct({ state: Counts, platform: Counts })
+})
+export type PostPage = typeof PostPage.Type
+
+const iso = (date: Date | null) => date?.toISOString() ?? null
+
+const surfaceView = (surface: string) => {
+  const known = surfaceOf(surface)
+  return { platform: known?.platform ?? surface, surfaceLabel: known?.label ?? surface }
+}
+
+/** 1 once the video is made (a post exists or the render completed), the render's own progress before. */
+const progressOf = (row: ListedJob) => {
+  if (row.postId !== null || row.renderState === "COMPLETED") return 1
+  return Math.min(1, Math.max(0, row.renderProgress ?? 0))
+}
+
+const approvalStateOf = (state: string | null) =>
+  state === "PENDING" || state === "APPROVED" || state === "REJECTED" ? state : null
+
+export const jobView = (row: ListedJob, clip: Clip | null): JobRow => {
+  // Only a published job can be updated, reposted or deleted from the platform.
+  const published = row.status === "PUBLISHED"
+  return {
+    id: row.id,
+    status: row.status,
+    progress: progressOf(row),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    origin: row.origin,
+    details: row.details,
+    postTitle: row.postTitle,
+    channelId: row.channelId,
+    channelName: row.channelName,
+    brandName: row.brandName,
+    ...surfaceView(row.surface),
+    ratio: row.ratio,
+    locale: row.locale,
+    caption: row.caption,
+    title: row.title,
+    publishedAt: iso(row.publishedAt),
+    permalink: row.permalink,
+    scheduledFor: iso(row.scheduledFor),
+    error: row.error,
+    templateName: Option.match(findTemplate(row.templateId), {
+      onNone: () => row.renderTemplateName ?? row.templateId,
+      onSome: (template) => template.name
+    }),
+    templateVariant: row.templateVariant,
+    templateVersion: row.templateVersion,
+    renderJobId: row.renderJobId,
+    updatable: published,
+    repostable: published,
+    deletable: published,
+    priority: false,
+    approvalId: row.approvalId,
+    approval: {
+      required: row.channelApproval === "PER_POST",
+      state: approvalStateOf(row.approvalState),
+      login: null,
+      name: null
+    },
+    clip
+  }
+}
+
+export const postView = (row: ListedPost, asset: Asset | null): PostRow => ({
+  id: row.id,
+  postGroupId: row.jobId,
+  origin: row.origin,
+  details: row.details,
+  postTitle: row.postTitle,
+  state: row.state,
+  platform: row.platform,
+  surfaceLabel: surfaceView(row.surface).surfaceLabel,
+  channelName: row.channelName,
+  brandName: row.brandName,
+  locale: row.locale,
+  ratio: row.ratio,
+  title: row.title,
+  caption: row.caption,
+  hashtags: row.hashtags,
+  createdAt: row.createdAt.toISOString(),
+  scheduledFor: row.scheduledFor.toISOString(),
+  publishedAt: iso(row.publishedAt),
+  platformPostId: row.platformPostId,
+  permalink: row.permalink,
+  failureReason: row.failureReason,
+  // Hand-over is by webhook or email: no platform connection is needed.
+  connected: true,
+  assets: asset === null ? [] : [asset],
+  clipStored: row.clipId !== null
+})

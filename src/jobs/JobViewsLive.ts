@@ -1,0 +1,10 @@
+import { Layer } from "effect"
+import { Jobs } from "./Jobs.js"
+import { JobsHttpLive } from "./JobsHttp.js"
+import { JobsQuery } from "./JobsQuery.js"
+
+/** The jobs and posts logs: handlers over their service and its SQL. */
+export const JobViewsLive = JobsHttpLive.pipe(
+  Layer.provide(Jobs.layer),
+  Layer.provide(JobsQuery.layer)
+)

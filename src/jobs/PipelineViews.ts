@@ -1,0 +1,174 @@
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { stageOf } from "../channels/jobs/JobStatus.js"
+import { AppConfig } from "../Config.js"
+import { detailAt, NotFound, SchemaValidation } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
+import { findFeed } from "../feeds/FeedCatalogue.js"
+import { isTerminal } from "../renders/jobs/RenderJob.js"
+import { Signing } from "../storage/Signing.js"
+import {
+  type OverviewAnswer,
+  type PipelineAnswer,
+  type PipelineEntry,
+  type PipelineJobAnswer,
+  renderCountsOf,
+  statusCountsOf
+} from "./PipelineAnswers.js"
+import {
+  type CalendarAnswer,
+  type CalendarParams,
+  calendarPostOf,
+  channelIdsOf,
+  daysOf,
+  windowProblem
+} from "./PipelineCalendar.js"
+import { type PipelineJobRow, PipelineQuery } from "./PipelineQuery.js"
+
+/** SPEC Limits "Polling": the interval clients of the pipeline are asked to keep. */
+export const POLL_MS = 2000
+/** Signed clip URLs are valid about an hour, like every signed asset URL (SPEC Limits). */
+const CLIP_URL_TTL = "1 hour"
+
+const inFlightStages = new Set(["rendering", "approval", "scheduled", "publishing"])
+
+/** `source/format` of the shipped feed an event came from. */
+const sourceOf = (feedId: string | null) =>
+  feedId === null
+    ? null
+    : Option.match(findFeed(feedId), {
+      onNone: () => null,
+      onSome: ({ feed, source }) => `${source.slug}/${feed.slug}`
+    })
+
+/** What the pipeline, overview and calendar pages read; SQL only, never an entity. */
+const make = Effect.gen(function*() {
+  const query = yield* PipelineQuery
+  const signing = yield* Signing
+  const { publicBaseUrl } = yield* AppConfig
+
+  const clipsOf = (clipId: string | null) =>
+    clipId === null
+      ? Effect.succeed([])
+      : Effect.map(
+        signing.signedUrl(publicBaseUrl, `/v1/assets/${encodeURIComponent(clipId)}/download`, CLIP_URL_TTL),
+        ({ url }) => [{ id: clipId, url }]
+      )
+
+  const entryOf = (row: PipelineJobRow, now: number) =>
+    Effect.map(clipsOf(row.clipId), (clips): PipelineEntry => ({
+      id: row.id,
+      kind: "postGroup",
+      state: row.status,
+      templateId: row.templateId,
+      brand: row.brandName,
+      channelName: row.channelName,
+      streamId: row.streamId,
+      source: sourceOf(row.feedId),
+      title: row.title,
+      createdAt: row.createdAt.toISOString(),
+      stageSeconds: Math.max(0, Math.floor((now - row.updatedAt.getTime()) / 1000)),
+      stageSince: row.updatedAt.toISOString(),
+      error: row.error,
+      clips
+    }))
+
+  const pipeline = Effect.fn("PipelineViews.pipeline")(function*(workspaceId: WorkspaceId, limit: number) {
+    const now = yield* Clock.currentTimeMillis
+    const [renderRows, renders, jobRows, clipCounts, jobs] = yield* Effect.all([
+      query.renderCounts(workspaceId),
+      query.recentRenders(workspaceId, limit),
+      query.jobCounts(workspaceId),
+      query.clipCounts(workspaceId),
+      query.recentJobs(workspaceId, limit)
+    ], { concurrency: "unbounded" })
+    return {
+      at: new Date(now).toISOString(),
+      pollMs: POLL_MS,
+      render: {
+        counts: renderCountsOf(renderRows),
+        inFlight: renderRows.filter((row) => !isTerminal(row.state)).reduce((sum, row) => sum + row.n, 0),
+        recent: renders.map((r) => ({
+          id: r.id,
+          state: r.state,
+          progress: r.progress,
+          origin: r.origin,
+          details: r.details,
+          templateId: r.templateId,
+          createdAt: r.submittedAt.toISOString()
+        }))
+      },
+      posts: {
+        counts: statusCountsOf(jobRows),
+        clipCounts,
+        inFlight: jobRows.filter((row) => inFlightStages.has(stageOf[row.status])).reduce((sum, row) => sum + row.n, 0),
+        recent: yield* Effect.forEach(jobs, (row) => entryOf(row, now))
+      }
+    } satisfies PipelineAnswer
+  })
+
+  /** Another workspace's job answers exactly like a missing one. */
+  const job = Effect.fn("PipelineViews.job")(function*(workspaceId: WorkspaceId, id: string) {
+    const now = yield* Clock.currentTimeMillis
+    const row = yield* query.findJob(workspaceId, id)
+    if (Option.isNone(row)) return yield* new NotFound({ message: `No job ${id}.` })
+    return {
+      at: new Date(now).toISOString(),
+      pollMs: POLL_MS,
+      job: yield* entryOf(row.value, now)
+    } satisfies PipelineJobAnswer
+  })
+
+  const overview = Effect.fn("PipelineViews.overview")(function*(workspaceId: WorkspaceId) {
+    const [row, renderRows, postRows] = yield* Effect.all([
+      query.overview(workspaceId),
+      query.renderCounts(workspaceId),
+      query.postCounts(workspaceId)
+    ], { concurrency: "unbounded" })
+    return {
+      brands: row.brands,
+      channels: row.channels,
+      subscriptions: row.subscriptions,
+      templates: { mirrored: row.mirrored },
+      ingest: { total: row.ingestTotal, last24h: row.ingestLast24h },
+      renderJobs: { counts: renderCountsOf(renderRows) },
+      assets: row.assets,
+      posts: { counts: statusCountsOf(postRows) },
+      // Deliveries are not written yet; the field keeps the block's shape for when they are.
+      attention: { pendingApprovals: row.pendingApprovals, deadDeliveries: 0 }
+    } satisfies OverviewAnswer
+  })
+
+  const calendar = Effect.fn("PipelineViews.calendar")(function*(workspaceId: WorkspaceId, params: CalendarParams) {
+    const { from, to } = params
+    const problem = windowProblem(from, to)
+    if (problem !== undefined) {
+      return yield* new SchemaValidation({ message: problem, details: [detailAt(["to"], problem, "window")] })
+    }
+    const channelIds = channelIdsOf(params.channelIds)
+    const [rows, live] = yield* Effect.all([
+      query.calendarPosts(workspaceId, from, to, channelIds),
+      query.liveChannels(workspaceId, channelIds)
+    ], { concurrency: "unbounded" })
+    const posts = rows.map(calendarPostOf)
+    // A deleted channel's posts stay on the calendar, so its name is listed beside the live ones.
+    const shown = new Map(live.map((c) => [c.id, c.name]))
+    for (const post of posts) if (!shown.has(post.channelId)) shown.set(post.channelId, post.channelName)
+    return {
+      from: from.toISOString(),
+      to: to.toISOString(),
+      channels: [...shown].map(([id, name]) => ({ id, name })),
+      days: daysOf(from, to, posts),
+      posts
+    } satisfies CalendarAnswer
+  })
+
+  return { pipeline, job, overview, calendar }
+})
+
+export class PipelineViews extends Context.Tag("clipwright/jobs/PipelineViews")<
+  PipelineViews,
+  Effect.Effect.Success<typeof make>
+>() {
+  /** Brings `Signing` (memoised with its other uses). */
+  static readonly layer = Layer.effect(PipelineViews, make).pipe(Layer.provide(Signing.layer))
+}

@@ -1,0 +1,305 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { client, workspaceWithKey } from "../support/Client.js"
+import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { startNode, type TestNode } from "../support/Node.js"
+import { expectError, MARKET, newEventId } from "../support/Routes.js"
+
+type Api = ReturnType<typeof client>
+
+const SCOPES = ["streams:write", "channels:write", "channels:read", "brands:write", "ingest:write", "posts:read"]
+
+let db: TestDatabase
+let node: TestNode
+let api: Api
+const ids = { house: "", wire: "", shorts: "", telegram: "", reviewed: "" }
+/** Each event's jobs, by channel. */
+const gold: Record<string, string> = {}
+const silver: Record<string, string> = {}
+/** Between the two events: every gold job was created and last updated before it, every silver job after. */
+let between = ""
+
+const contentAbout = (metal: string, caption: string) => ({
+  clipData: { headline: `${metal} climbs to a record`, subline: "Bullion tops $2,400" },
+  metaData: {
+    title: `${metal} at a record`,
+    captionShort: `${metal}: record.`,
+    captionMedium: caption,
+    captionLong: `${caption} The dollar slid for a third day.`,
+    hashtags: [metal.toLowerCase(), "markets"]
+  },
+  locales: { de: { metaData: { title: `${metal} auf Rekordhoch`, captionShort: `${metal}: Rekord.` } } }
+})
+
+/** Waits (polling, never sleeping longer than a poll) until every job of the event has left the rendering stage. */
+const settled = async (ingestEventId: string, timeoutMs = 150_000) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const jobs = await query(db.url, "SELECT id, channel_id, status FROM jobs WHERE ingest_event_id = $1", [ingestEventId])
+    if (jobs.every((j) => !["ACCEPTED", "AWAITING_RENDERING"].includes(j.status as string))) return jobs
+    if (Date.now() > deadline) throw new Error(`jobs still rendering: ${JSON.stringify(jobs.map((j) => j.status))}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+const sendAndSettle = async (streamId: string, data: unknown, into: Record<string, string>) => {
+  const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
+  expect(sent.status, sent.text).toBe(202)
+  for (const job of await settled(sent.body.ingestEventId)) into[job.channel_id as string] = job.id as string
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase("jobs_views")
+  node = await startNode({ databaseUrl: db.url })
+  const ws = await workspaceWithKey(node, SCOPES, "Views")
+  api = ws.api
+  ids.house = (await api.post("/v1/brands", { name: "House" })).body.brand.id
+  ids.wire = (await api.post("/v1/brands", { name: "Wire" })).body.brand.id
+  const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
+  const channel = async (body: Record<string, unknown>) => {
+    const made = await api.post("/v1/channels", body)
+    expect(made.status, made.text).toBe(201)
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+      kind: "STREAM",
+      streamId: stream.id,
+      templateVariant: "compact"
+    })
+    expect(sub.status, sub.text).toBe(201)
+    return made.body.channel.id as string
+  }
+  ids.shorts = await channel({ name: "Shorts", surface: "youtube-shorts", locale: "en", brandId: ids.house })
+  ids.telegram = await channel({ name: "Telegram DE", surface: "telegram", ratio: "1x1", locale: "de", brandId: ids.wire })
+  ids.reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST", brandId: ids.house })
+
+  await sendAndSettle(stream.id, contentAbout("Gold", "Gold climbed to a record on Tuesday."), gold)
+  between = new Date().toISOString()
+  await sendAndSettle(stream.id, contentAbout("Silver", "Silver climbed to a record on Wednesday."), silver)
+}, 300_000)
+
+afterAll(async () => {
+  await node?.stop()
+  await db?.drop()
+})
+
+const jobIds = (r: { body: { jobs: Array<{ id: string }> } }) => r.body.jobs.map((j) => j.id).sort()
+const sorted = (...lists: Array<Array<string>>) => lists.flat().sort()
+
+describe("GET /v1/jobs", () => {
+  it("lists every job newest first with the spec's fields", async () => {
+    const r = await api.get("/v1/jobs")
+    expect(r.status, r.text).toBe(200)
+    expect(r.body).toMatchObject({ total: 6, all: 6, page: 1, perPage: 25, unstaged: 0 })
+    // The silver event came second: its three jobs come first.
+    expect(r.body.jobs.slice(0, 3).map((j: any) => j.id).sort()).toEqual(Object.values(silver).sort())
+    const job = r.body.jobs.find((j: any) => j.id === silver[ids.telegram])
+    expect(Object.keys(job).sort()).toEqual([
+      "approval", "approvalId", "brandName", "caption", "channelId", "channelName", "clip", "createdAt", "deletable",
+      "details", "error", "id", "locale", "origin", "permalink", "platform", "postTitle", "priority", "progress",
+      "publishedAt", "ratio", "renderJobId", "repostable", "scheduledFor", "status", "surfaceLabel", "templateName",
+      "templateVariant", "templateVersion", "title", "updatable", "updatedAt"
+    ])
+    expect(job).toMatchObject({
+      status: "SCHEDULED",
+      progress: 1,
+      origin: "custom",
+      details: "Prices",
+      postTitle: "Silver at a record",
+      channelId: ids.telegram,
+      channelName: "Telegram DE",
+      brandName: "Wire",
+      platform: "telegram",
+      surfaceLabel: "Telegram",
+      ratio: "1x1",
+      locale: "de",
+      caption: "Silver: Rekord.",
+      title: "Silver auf Rekordhoch",
+      publishedAt: null,
+      permalink: null,
+      error: null,
+      templateVariant: "compact",
+      templateVersion: null,
+      updatable: false,
+      repostable: false,
+      deletable: false,
+      priority: false,
+      approvalId: null,
+      approval: { required: false, state: null, login: null, name: null }
+    })
+    expect(typeof job.templateName).toBe("string")
+    expect(job.templateName).not.toBe(MARKET)
+    expect(job.renderJobId).toMatch(/^[0-9A-Z]{26}$/)
+    expect(Date.parse(job.scheduledFor)).not.toBeNaN()
+    expect(job.clip).toMatchObject({ mimeType: "video/mp4" })
+
+    const video = await fetch(job.clip.url)
+    expect(video.status).toBe(200)
+    const bytes = Buffer.from(await video.arrayBuffer())
+    expect(bytes.subarray(4, 8).toString("latin1")).toBe("ftyp")
+  })
+
+  it("shows a PER_POST channel's job waiting on its pending approval", async () => {
+    const r = await api.get(`/v1/jobs?channelId=${ids.reviewed}`)
+    expect(jobIds(r)).toEqual(sorted([gold[ids.reviewed]!, silver[ids.reviewed]!]))
+    for (const job of r.body.jobs) {
+      expect(job).toMatchObject({
+        status: "AWAITING_APPROVAL",
+        platform: "tiktok",
+        surfaceLabel: "TikTok",
+        approval: { required: true, state: "PENDING", login: null, name: null }
+      })
+      expect(job.approvalId).toMatch(/^[0-9A-Z]{26}$/)
+    }
+  })
+
+  it("counts stages and facets, and names the page's channels and brands", async () => {
+    const r = await api.get("/v1/jobs")
+    expect(r.body.stages).toEqual({
+      rendering: 0, approval: 2, scheduled: 4, publishing: 0, published: 0, failed: 0, rejected: 0, cancelled: 0, deleted: 0
+    })
+    expect(r.body.facets.stage).toEqual(r.body.stages)
+    expect(r.body.facets.approval).toEqual({ pending: 2, approved: 0, rejected: 0, none: 4 })
+    expect(r.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2, instagram: 0, facebook: 0 })
+    expect(r.body.facets.origin).toEqual({ shipped: 0, custom: 6, manual: 0 })
+    expect(r.body.labels).toEqual({
+      channelId: { [ids.shorts]: "Shorts", [ids.telegram]: "Telegram DE", [ids.reviewed]: "Reviewed" },
+      brandId: { [ids.house]: "House", [ids.wire]: "Wire" }
+    })
+    // `stages` follow the other filters; facets follow only the scope (q, channel, brand, window).
+    const tiktok = await api.get("/v1/jobs?platform=tiktok&stage=scheduled")
+    expect(tiktok.body).toMatchObject({ jobs: [], total: 0, all: 6 })
+    expect(tiktok.body.stages).toMatchObject({ approval: 2, scheduled: 0 })
+    expect(tiktok.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2 })
+    const page = await api.get(`/v1/jobs?channelId=${ids.telegram}`)
+    expect(page.body.labels).toEqual({ channelId: { [ids.telegram]: "Telegram DE" }, brandId: { [ids.wire]: "Wire" } })
+  })
+
+  it("filters by stage, channel, brand, platform, origin and approval", async () => {
+    const expectIds = async (params: string, expected: Array<string>) => {
+      const r = await api.get(`/v1/jobs?${params}`)
+      expect(r.status, r.text).toBe(200)
+      expect(jobIds(r), params).toEqual(expected.sort())
+      expect(r.body.total, params).toBe(expected.length)
+      expect(r.body.all, params).toBe(6)
+    }
+    const on = (channel: string) => [gold[channel]!, silver[channel]!]
+    await expectIds("stage=approval", on(ids.reviewed))
+    await expectIds("stage=scheduled", [...on(ids.shorts), ...on(ids.telegram)])
+    await expectIds("stage=failed", [])
+    await expectIds(`channelId=${ids.shorts}`, on(ids.shorts))
+    await expectIds(`brandId=${ids.wire}`, on(ids.telegram))
+    await expectIds(`brandId=${ids.house}&stage=scheduled`, on(ids.shorts))
+    await expectIds("platform=youtube", on(ids.shorts))
+    await expectIds("origin=custom", [...on(ids.shorts), ...on(ids.telegram), ...on(ids.reviewed)])
+    await expectIds("origin=manual", [])
+    await expectIds("approval=pending", on(ids.reviewed))
+    await expectIds("approval=none", [...on(ids.shorts), ...on(ids.telegram)])
+    await expectIds("approval=approved", [])
+  })
+
+  it("searches with q and windows with since and until", async () => {
+    const silverJobs = Object.values(silver)
+    const r = await api.get("/v1/jobs?q=silver%20AT")
+    expect(jobIds(r)).toEqual(sorted(silverJobs))
+    expect(r.body).toMatchObject({ total: 3, all: 6 })
+    expect(r.body.facets.origin).toEqual({ shipped: 0, custom: 3, manual: 0 })
+    expect(jobIds(await api.get("/v1/jobs?q=telegram"))).toEqual(sorted([gold[ids.telegram]!, silver[ids.telegram]!]))
+    expect(jobIds(await api.get(`/v1/jobs?q=${gold[ids.shorts]!.toLowerCase()}`))).toEqual([gold[ids.shorts]])
+    expect((await api.get("/v1/jobs?q=100%25")).body).toMatchObject({ jobs: [], total: 0, all: 6 })
+
+    expect(jobIds(await api.get(`/v1/jobs?until=${encodeURIComponent(between)}`))).toEqual(sorted(Object.values(gold)))
+    const since = await api.get(`/v1/jobs?since=${encodeURIComponent(between)}`)
+    expect(jobIds(since)).toEqual(expect.arrayContaining(silverJobs))
+    expect(jobIds(await api.get("/v1/jobs?since=2020-01-01T00:00:00Z&until=2020-12-31T00:00:00Z"))).toEqual([])
+  })
+
+  it("pages newest first without overlap", async () => {
+    const whole = (await api.get("/v1/jobs")).body.jobs
+    const first = await api.get("/v1/jobs?perPage=4")
+    const second = await api.get("/v1/jobs?perPage=4&page=2")
+    expect(first.body).toMatchObject({ page: 1, perPage: 4, total: 6 })
+    expect(second.body).toMatchObject({ page: 2, perPage: 4, total: 6 })
+    expect([...first.body.jobs, ...second.body.jobs].map((j: any) => j.id)).toEqual(whole.map((j: any) => j.id))
+    expect((await api.get("/v1/jobs?page=3&perPage=4")).body.jobs).toEqual([])
+    const created = whole.map((j: any) => j.createdAt as string)
+    expect([...created].sort().reverse()).toEqual(created)
+  })
+
+  it("refuses bad filter values with 400, naming the parameter", async () => {
+    for (const [param, value] of [
+      ["stage", "done"], ["platform", "myspace"], ["approval", "maybe"], ["origin", "robot"], ["since", "yesterday"],
+      ["until", "2026-11-23"], ["perPage", "101"], ["page", "0"]
+    ]) {
+      const error = expectError(await api.get(`/v1/jobs?${param}=${value}`), 400, "schema_validation")
+      expect(JSON.stringify(error.details), param).toContain(param!)
+    }
+  })
+})
+
+describe("GET /v1/posts", () => {
+  it("lists each job's post with its clip as a signed asset", async () => {
+    const r = await api.get("/v1/posts")
+    expect(r.status, r.text).toBe(200)
+    expect(r.body).toMatchObject({ total: 6, all: 6, page: 1, perPage: 25 })
+    const post = r.body.posts.find((p: any) => p.postGroupId === gold[ids.shorts])
+    expect(Object.keys(post).sort()).toEqual([
+      "assets", "brandName", "caption", "channelName", "clipStored", "connected", "createdAt", "details", "failureReason",
+      "hashtags", "id", "locale", "origin", "permalink", "platform", "platformPostId", "postGroupId", "postTitle",
+      "publishedAt", "ratio", "scheduledFor", "state", "surfaceLabel", "title"
+    ])
+    expect(post).toMatchObject({
+      origin: "custom",
+      details: "Prices",
+      postTitle: "Gold at a record",
+      state: "SCHEDULED",
+      platform: "youtube",
+      surfaceLabel: "YouTube Shorts",
+      channelName: "Shorts",
+      brandName: "House",
+      locale: "en",
+      ratio: "9x16",
+      title: "Gold at a record",
+      caption: "Gold climbed to a record on Tuesday. The dollar slid for a third day.",
+      hashtags: ["gold", "markets"],
+      publishedAt: null,
+      platformPostId: null,
+      permalink: null,
+      failureReason: null,
+      connected: true,
+      clipStored: true
+    })
+    expect(post.assets).toHaveLength(1)
+    expect(Date.parse(post.assets[0].expiresAt)).toBeGreaterThan(Date.now())
+    const video = await fetch(post.assets[0].url)
+    expect(video.status).toBe(200)
+    // The job lists the same clip as its post.
+    const job = (await api.get(`/v1/jobs?q=${gold[ids.shorts]}`)).body.jobs[0]
+    expect(job.clip.id).toBe(post.assets[0].assetId)
+  })
+
+  it("filters by state, platform, channel and q, counting facets over channel and q", async () => {
+    const r = await api.get("/v1/posts?state=AWAITING_APPROVAL")
+    expect(r.body.posts.map((p: any) => p.postGroupId).sort()).toEqual(sorted([gold[ids.reviewed]!, silver[ids.reviewed]!]))
+    expect(r.body).toMatchObject({ total: 2, all: 6 })
+    expect(r.body.facets.state).toMatchObject({ SCHEDULED: 4, AWAITING_APPROVAL: 2, PUBLISHED: 0, RENDERING: 0 })
+    expect(r.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2, linkedin: 0 })
+    const telegram = await api.get("/v1/posts?platform=telegram&q=silver")
+    expect(telegram.body.posts.map((p: any) => p.postGroupId)).toEqual([silver[ids.telegram]])
+    expect(telegram.body.facets.platform).toMatchObject({ youtube: 1, telegram: 1, tiktok: 1 })
+    const channel = await api.get(`/v1/posts?channelId=${ids.shorts}`)
+    expect(channel.body.posts.map((p: any) => p.channelName)).toEqual(["Shorts", "Shorts"])
+    expect(channel.body).toMatchObject({ total: 2, all: 6 })
+    expectError(await api.get("/v1/posts?state=LOST"), 400, "schema_validation")
+    expectError(await api.get("/v1/posts?platform=myspace"), 400, "schema_validation")
+  })
+})
+
+describe("tenancy", () => {
+  it("shows another workspace nothing of this one's, even by id", async () => {
+    const other = await workspaceWithKey(node, ["posts:read"], "Elsewhere")
+    const jobs = await other.api.get(`/v1/jobs?channelId=${ids.shorts}`)
+    expect(jobs.status, jobs.text).toBe(200)
+    expect(jobs.body).toMatchObject({ jobs: [], total: 0, all: 0, labels: { channelId: {}, brandId: {} } })
+    expect((await other.api.get("/v1/jobs")).body).toMatchObject({ jobs: [], total: 0, all: 0 })
+    expect((await other.api.get(`/v1/jobs?q=${gold[ids.shorts]}`)).body.jobs).toEqual([])
+    expect((await other.api.get("/v1/posts")).body).toMatchObject({ posts: [], total: 0, all: 0 })
+  })
+})
