@@ -65,15 +65,15 @@ const make = Effect.gen(function*() {
   })
   const jobChannel = SqlSchema.findOne({
     Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
-    Result: Schema.Struct({ channelId: Schema.String }),
-    execute: ({ id, workspaceId }) => sql`SELECT channel_id FROM jobs WHERE workspace_id = ${workspaceId} AND id = ${id}`
+    Result: Schema.Struct({ channelId: Schema.String, status: JobStatus }),
+    execute: ({ id, workspaceId }) => sql`SELECT channel_id, status FROM jobs WHERE workspace_id = ${workspaceId} AND id = ${id}`
   })
   return {
     page: (workspaceId: WorkspaceId, state: ApprovalState | undefined, limit: number, offset: number) =>
       Effect.orDie(page({ workspaceId, state, limit, offset })),
     stateCounts: (workspaceId: WorkspaceId) => Effect.orDie(counts(workspaceId)),
     find: (workspaceId: WorkspaceId, id: string) => Effect.orDie(one({ workspaceId, id })),
-    /** The channel a job of the workspace belongs to: whose entity acts on it. */
+    /** The channel a job of the workspace belongs to (whose entity acts on it), and its status. */
     channelOfJob: (workspaceId: WorkspaceId, jobId: string) => Effect.orDie(jobChannel({ workspaceId, id: jobId }))
   }
 })

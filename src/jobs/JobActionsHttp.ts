@@ -7,5 +7,9 @@ import { JobActions } from "./JobActions.js"
 export const JobActionsHttpLive = HttpApiBuilder.group(ClipwrightApi, "jobActions", (handlers) =>
   Effect.gen(function*() {
     const actions = yield* JobActions
-    return handlers.handle("cancel", ({ path }) => inWorkspace((workspaceId) => actions.cancel(workspaceId, path.id)))
+    return handlers
+      .handle("cancel", ({ path }) => inWorkspace((workspaceId) => actions.cancel(workspaceId, path.id)))
+      .handle("update", ({ path }) => inWorkspace((workspaceId) => actions.update(workspaceId, path.id)))
+      .handle("delete", ({ path }) => inWorkspace((workspaceId) => actions.remove(workspaceId, path.id)))
+      .handle("repost", ({ path }) => inWorkspace((workspaceId) => actions.repost(workspaceId, path.id)))
   }))

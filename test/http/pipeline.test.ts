@@ -176,6 +176,27 @@ describe("job actions and refusals", () => {
     expectError(await ws.api.post("/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"), 404, "not_found")
   }, 240_000)
 
+  it("update, delete and repost: bodies over the limits are refused naming the field; unpublished jobs are 409", async () => {
+    const ws = await setUp("Edits")
+    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const sent = await ws.send()
+    await settled(sent.ingestEventId)
+    const jobId = sent.matched[0]!.postGroupId
+    const tooLong = await ws.api.post(`/v1/jobs/${jobId}/update`, {
+      caption: "x".repeat(4001),
+      hashtags: Array.from({ length: 61 }, (_, i) => `tag${i}`),
+      title: "t".repeat(401)
+    })
+    expectError(tooLong, 400, "schema_validation")
+    expect(tooLong.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["/caption", "/hashtags", "/title"])
+    const fits = { caption: "x".repeat(4000), hashtags: ["gold"], title: "Gold", link: { url: "" } }
+    for (const [path, body] of [["update", fits], ["delete", undefined], ["repost", undefined]] as const) {
+      const r = await ws.api.post(`/v1/jobs/${jobId}/${path}`, body)
+      expect(expectError(r, 409, "conflict").message).toContain("published")
+      expectError(await ws.api.post(`/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/${path}`, body), 404, "not_found")
+    }
+  }, 240_000)
+
   it("deleting a channel cancels its jobs still to happen", async () => {
     const ws = await setUp("Channel deleted")
     const channelId = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })

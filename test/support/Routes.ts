@@ -131,6 +131,23 @@ export const routes: ReadonlyArray<Route> = [
     path: () => "/v1/posts/01JAAAAAAAAAAAAAAAAAAAAAAA/package"
   },
   {
+    name: "POST /v1/jobs/{id}/update",
+    method: "POST",
+    permission: "posts:write",
+    otherMode: "posts:read",
+    ok: 404,
+    path: () => "/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/update",
+    body: () => ({ caption: "New text" })
+  },
+  {
+    name: "POST /v1/jobs/{id}/repost",
+    method: "POST",
+    permission: "posts:write",
+    otherMode: "posts:read",
+    ok: 404,
+    path: () => "/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/repost"
+  },
+  {
     name: "GET /v1/approvals",
     method: "GET",
     permission: "approvals:read",
