@@ -6,7 +6,13 @@ import { ClusterLive } from "../cluster/Cluster.js"
 import { EntitiesLive } from "../cluster/Entities.js"
 import { ClipwrightApi } from "./Api.js"
 import { BrandMediaHoldersLive, BrandsLive } from "./brands/BrandsLive.js"
-import { ChannelBrandWearers, ChannelListeners, ChannelRenderListeners, ChannelsLive } from "./channels/ChannelsLive.js"
+import {
+  ChannelBrandWearers,
+  ChannelClipListeners,
+  ChannelListeners,
+  ChannelRenderListeners,
+  ChannelsLive
+} from "./channels/ChannelsLive.js"
 import { JobRepo } from "./channels/jobs/JobRepo.js"
 import { CredentialsLive } from "./channels/CredentialsHttp.js"
 import { AppConfig } from "./Config.js"
@@ -42,7 +48,8 @@ const AreasLive = Layer.mergeAll(IngestLive, DecisionsLive, PipelineViewsLive, J
   Layer.provideMerge(Layer.mergeAll(
     ChannelBrandWearers,
     ChannelListeners,
-    ChannelRenderListeners.pipe(Layer.provide(JobRepo.layer))
+    ChannelRenderListeners.pipe(Layer.provide(JobRepo.layer)),
+    ChannelClipListeners
   ))
 )
 

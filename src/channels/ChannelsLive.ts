@@ -19,5 +19,6 @@ export const ChannelsLive = ChannelsHttpLive.pipe(
 )
 
 export { ChannelBrandWearers } from "./ChannelBrandWearers.js"
+export { ChannelClipListeners } from "./jobs/ChannelClipListeners.js"
 export { ChannelListeners } from "./ChannelListeners.js"
 export { ChannelRenderListeners } from "./jobs/ChannelRenderListeners.js"

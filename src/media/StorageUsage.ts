@@ -48,6 +48,22 @@ const make = Effect.gen(function*() {
       return removed
     })
 
+  /**
+   * Inside `repo.locked`: like `evict`, but never removes a clip in `spared` (still counted as held). Answers
+   * undefined, removing nothing, when the spared clips leave no room for `incoming`.
+   */
+  const evictSparing = (workspaceId: WorkspaceId, share: number, incoming: number, except: string,
+    spared: ReadonlySet<string>) =>
+    Effect.gen(function*() {
+      const held = yield* repo.held(workspaceId, except)
+      const sparedBytes = held.reduce((sum, clip) => spared.has(clip.id) ? sum + clip.byteSize : sum, 0)
+      if (sparedBytes + incoming > share) return undefined
+      const removable = held.filter((clip) => !spared.has(clip.id))
+      const removed = oldestToRemove(removable, incoming + sparedBytes, share)
+      yield* repo.markRemoved(workspaceId, removed.map((clip) => clip.id))
+      return removed
+    })
+
   const storageBlock = Effect.fn("StorageUsage.block")(function*(workspaceId: WorkspaceId) {
     return blockOf(yield* factsOf(workspaceId))
   })
@@ -61,15 +77,19 @@ const make = Effect.gen(function*() {
   /**
    * Keeps a finished clip of `bytes`: a clip larger than the whole clips share is not kept (and nothing is removed);
    * otherwise the oldest kept clips are removed until it fits, and it is marked kept. Running it again changes nothing.
+   * `spared` (read inside the workspace's lock) names clips that must stay, such as those a post still to publish
+   * relies on; media cannot tell, so the caller does. When they leave no room, the clip is not kept either.
    */
   const makeRoomForClip = Effect.fn("StorageUsage.makeRoomForClip")(
-    function*(workspaceId: WorkspaceId, clipId: string, bytes: number) {
+    function*(workspaceId: WorkspaceId, clipId: string, bytes: number,
+      spared: Effect.Effect<ReadonlySet<string>> = Effect.succeed(new Set<string>())) {
       const removed = yield* repo.locked(
         workspaceId,
         Effect.gen(function*() {
           const share = yield* clipsShareOf(workspaceId)
           if (bytes > share) return undefined
-          const removed = yield* evict(workspaceId, share, bytes, clipId)
+          const removed = yield* evictSparing(workspaceId, share, bytes, clipId, yield* spared)
+          if (removed === undefined) return undefined
           yield* repo.keep(workspaceId, clipId)
           return removed
         })

@@ -18,6 +18,7 @@ import { RenderedClips } from "./clips/RenderedClips.js"
 import { RenderJobs } from "./jobs/RenderJobs.js"
 import { RenderJobsHttpLive } from "./jobs/RenderJobsHttp.js"
 import { RenderJobsQuery } from "./jobs/RenderJobsQuery.js"
+import { PipelineClips } from "./clips/PipelineClips.js"
 import { PipelineRenders } from "./jobs/PipelineRenders.js"
 import { RenderOutputs } from "./jobs/RenderOutputs.js"
 import { RenderRepo } from "./jobs/RenderRepo.js"
@@ -48,7 +49,13 @@ export const RendersLive = RendersHttpGroups.pipe(
     RenderedClips.layer,
     Quotas.layer
   )),
-  Layer.provideMerge(Layer.mergeAll(ExportViews.layer, RenderOutputs.layer, RenderCapacity.layer, PipelineRenders.layer)),
+  Layer.provideMerge(Layer.mergeAll(
+    ExportViews.layer,
+    RenderOutputs.layer,
+    RenderCapacity.layer,
+    PipelineRenders.layer,
+    PipelineClips.layer
+  )),
   Layer.provideMerge(Layer.mergeAll(
     RenderRepo.layer,
     ExportRepo.layer,

@@ -105,6 +105,14 @@ describe("from event to posts", () => {
     expect(byChannel.get(shorts)!.render_job_id).not.toBe(byChannel.get(telegram)!.render_job_id)
     const renders = await query(db.url, "SELECT state FROM render_jobs WHERE workspace_id = $1", [ws.accountId])
     expect(renders.map((r) => r.state)).toEqual(["COMPLETED", "COMPLETED"])
+    // The pipeline's renders are in the render job log, with where they came from.
+    const log = await api.get("/v1/render-jobs")
+    expect(log.body.jobs).toHaveLength(2)
+    expect(log.body.jobs[0]).toMatchObject({ origin: "custom", details: "Prices", postTitle: "Gold at a record", state: "COMPLETED" })
+    const renderPackage = await api.get(`/v1/render-jobs/${byChannel.get(shorts)!.render_job_id}/package`)
+    // One video for both 9x16 English channels: the package names the channel whose job asked first.
+    expect(renderPackage.body.package).toMatchObject({ options: { outputs: [{ ratio: "9x16", locale: "en" }] } })
+    expect([shorts, reviewed]).toContain(renderPackage.body.package.channel.id)
 
     const posts = await query(db.url, "SELECT * FROM posts WHERE job_id = ANY($1)", [jobs.map((j) => j.id)])
     const postOf = (channelId: string) => posts.find((p) => p.channel_id === channelId)!

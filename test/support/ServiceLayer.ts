@@ -4,6 +4,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { type AppSettings, AppConfig } from "../../src/Config.js"
+import { ChannelClipListeners } from "../../src/channels/jobs/ChannelClipListeners.js"
 import { JobRepo } from "../../src/channels/jobs/JobRepo.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { PipelineRenders } from "../../src/renders/jobs/PipelineRenders.js"
@@ -49,7 +50,12 @@ export const serviceTestLayer = (label: string) =>
       shardingConfig: { entityMessagePollInterval: "100 millis" },
       runnerStorage: "memory"
     })
-    return runner.pipe(Layer.provideMerge(DatabaseLive), Layer.provideMerge(config))
+    // Rendered clips tell channels when one is deleted (the port every node wires under its areas).
+    return ChannelClipListeners.pipe(
+      Layer.provideMerge(runner),
+      Layer.provideMerge(DatabaseLive),
+      Layer.provideMerge(config)
+    )
   }))
 
 /** A new workspace with no owner email (needs the `Identity` service in the test's layer). */

@@ -9,6 +9,7 @@ import {
 } from "./RenderedClip.js"
 import { Conflict, Forbidden, NotFound } from "../../domain/Errors.js"
 import type { ListedClip } from "./ClipRecord.js"
+import { ClipRemovedListeners } from "./ClipRemovedListeners.js"
 import { ClipRepo } from "./ClipRepo.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import { Signing } from "../../storage/Signing.js"
@@ -32,6 +33,7 @@ const removed = (id: string) =>
 const make = Effect.gen(function*() {
   const repo = yield* ClipRepo
   const storage = yield* StorageUsage
+  const listeners = yield* ClipRemovedListeners
   const signing = yield* Signing
   const { publicBaseUrl } = yield* AppConfig
 
@@ -103,12 +105,17 @@ const make = Effect.gen(function*() {
     }
   )
 
-  /** Refused while a post still to publish relies on the clip; the record stays, marked removed. */
+  /**
+   * Refused while a post still to publish relies on the clip; otherwise the jobs still waiting on it for approval
+   * are cancelled, and the record stays, marked removed.
+   */
   const remove = Effect.fn("RenderedClips.remove")(function*(workspaceId: WorkspaceId, id: string) {
     const clip = yield* storedClip(workspaceId, id)
     if (clip.needed) {
       return yield* new Conflict({ message: `Rendered clip ${id} is still needed: ${clip.neededBecause ?? "a post"}.` })
     }
+    // Waiting jobs first: a delete that fails after this is retried while the clip is still there to find.
+    yield* listeners.removed(workspaceId, clip.id, clip.renderJobId)
     yield* storage.removeClip(workspaceId, clip)
     return { deleted: true as const }
   })

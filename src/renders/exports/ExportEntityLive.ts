@@ -4,6 +4,7 @@ import type { WorkspaceId } from "../../domain/Principal.js"
 import { RenderRunnerEntity } from "../jobs/RenderRunnerEntity.js"
 import { exportStatusOf, isTerminal } from "../jobs/RenderJob.js"
 import { StorageUsage } from "../../media/StorageUsage.js"
+import { ClipRepo } from "../clips/ClipRepo.js"
 import { ExportRepo } from "./ExportRepo.js"
 import { RenderRepo } from "../jobs/RenderRepo.js"
 import { BlobStorage } from "../../storage/BlobStorage.js"
@@ -16,6 +17,7 @@ export const ExportEntityLive = ExportEntity.toLayer(
     const renders = yield* RenderRepo
     const storage = yield* StorageUsage
     const blobs = yield* BlobStorage
+    const clips = yield* ClipRepo
     const runner = yield* RenderRunnerEntity.client
     const self = yield* ExportEntity.client
 
@@ -85,7 +87,9 @@ export const ExportEntityLive = ExportEntity.toLayer(
           if (row === undefined || row.status !== "succeeded" || row.kept || row.keptNote !== null) return
           if (row.discardedAt !== null || row.clipId === null || row.clipStored === false) return
           // Older kept clips are removed, oldest first, when this one fits the clips share but not the room left.
-          const room = yield* storage.makeRoomForClip(row.workspaceId, row.clipId, row.byteSize ?? 0).pipe(Effect.orDie)
+          // Clips a post still to be handed over needs are never removed to make room.
+          const room = yield* storage.makeRoomForClip(row.workspaceId, row.clipId, row.byteSize ?? 0, clips.neededIds(row.workspaceId))
+            .pipe(Effect.orDie)
           if (!room.kept) {
             yield* exports.keep(row.workspaceId, exportId, false, "Larger than the whole rendered-clips share of " +
               "storage: not kept; downloadable for two hours after it finished.")

@@ -4,6 +4,7 @@ import type { WorkspaceId } from "../../domain/Principal.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
 import { ExportEntity } from "../exports/ExportEntity.js"
 import { isTerminal, type RenderJobState } from "./RenderJob.js"
+import { PipelineClips } from "../clips/PipelineClips.js"
 import { RenderEndListeners } from "./RenderEndListeners.js"
 import { RenderRepo } from "./RenderRepo.js"
 import { RenderCapacity } from "../allowance/RenderCapacity.js"
@@ -21,10 +22,18 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
     const allowance = yield* WorkspaceAllowanceEntity.client
     const exports = yield* ExportEntity.client
     const listeners = yield* RenderEndListeners
+    const pipelineClips = yield* PipelineClips
     const cancelled = yield* Deferred.make<void>()
 
     // The entity id is the render job's id: this entity owns the row, and learns its workspace from it.
     const ownJob = repo.findJobUnscoped(jobId).pipe(Effect.map(Option.getOrUndefined))
+
+    // A pipeline render's clips are kept (room made for them) before the jobs waiting on it hear it ended.
+    const pipelineEnded = (workspaceId: WorkspaceId, state: RenderJobState) =>
+      Effect.zipRight(
+        state === "COMPLETED" || state === "PARTIAL" ? pipelineClips.keep(workspaceId, jobId) : Effect.void,
+        listeners.ended(workspaceId, jobId, state)
+      )
 
     const announce = (workspaceId: WorkspaceId, origin: string, state: RenderJobState) =>
       Effect.all([
@@ -34,7 +43,7 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
         ),
         origin === "export"
           ? exports(jobId).RenderEnded({ state }, { discard: true })
-          : isTerminal(state) ? listeners.ended(workspaceId, jobId, state) : Effect.void
+          : isTerminal(state) ? pipelineEnded(workspaceId, state) : Effect.void
       ], { discard: true }).pipe(Effect.orDie)
 
     const run = Effect.gen(function*() {

@@ -1,0 +1,185 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { admin, client, workspaceWithKey } from "../support/Client.js"
+import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { startNode, type TestNode } from "../support/Node.js"
+import { expectError, MARKET, newEventId } from "../support/Routes.js"
+import { MB } from "../support/Storage.js"
+
+let db: TestDatabase
+let node: TestNode
+
+beforeAll(async () => {
+  db = await createTestDatabase("pipeline_clips")
+  node = await startNode({ databaseUrl: db.url })
+})
+
+afterAll(async () => {
+  await node?.stop()
+  await db?.drop()
+})
+
+const scopes = [
+  "streams:write",
+  "channels:write",
+  "channels:read",
+  "brands:write",
+  "ingest:write",
+  "renders:read",
+  "posts:read",
+  "media:read",
+  "media:write",
+  "allowance:read"
+]
+
+interface ListedClip {
+  readonly id: string
+  readonly byteSize: number
+  readonly channelName: string | null
+  readonly needed: boolean
+  readonly neededBecause: string | null
+}
+
+/**
+ * A workspace where each channel listens to a stream of its own, so each event renders one video for one job (the
+ * compact variant: short renders). `send` answers the event's job once it left the rendering stage.
+ */
+const setUp = async (name: string) => {
+  const ws = await workspaceWithKey(node, scopes, name)
+  const api = client(node, ws.apiKey)
+  await api.post("/v1/brands", { name: "House" })
+  const channel = async (body: Record<string, unknown>) => {
+    const stream = (await api.post("/v1/streams", { name: `${String(body["name"])} feed`, templateId: MARKET })).body.stream
+    const made = await api.post("/v1/channels", body)
+    expect(made.status, made.text).toBe(201)
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+      kind: "STREAM",
+      streamId: stream.id,
+      templateVariant: "compact"
+    })
+    expect(sub.status, sub.text).toBe(201)
+    return stream.id as string
+  }
+  const send = async (streamId: string, headline: string) => {
+    const sent = await api.post("/v1/stream", {
+      streamId,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data: { ...content, clipData: { headline, subline: "Bullion tops $2,400" } }
+    })
+    expect(sent.status, sent.text).toBe(202)
+    expect(sent.body.matched).toHaveLength(1)
+    return settled(sent.body.matched[0].postGroupId as string)
+  }
+  const clips = async (): Promise<Array<ListedClip>> => {
+    const listed = await api.get("/v1/media/renders")
+    expect(listed.status, listed.text).toBe(200)
+    return listed.body.clips
+  }
+  const postOf = async (jobId: string) => {
+    const posts = await api.get("/v1/posts")
+    expect(posts.status, posts.text).toBe(200)
+    return posts.body.posts.find((p: { postGroupId: string }) => p.postGroupId === jobId)
+  }
+  return { ...ws, api, channel, send, clips, postOf }
+}
+
+const content = {
+  clipData: { headline: "Gold climbs to a record", subline: "Bullion tops $2,400" },
+  metaData: { title: "Gold at a record", captionShort: "Gold: record.", hashtags: ["gold"] }
+}
+
+/** The job's row once it left the rendering stage (polled; the render takes about two seconds), with its clip. */
+const settled = async (jobId: string, timeoutMs = 150_000) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const [job] = await query(db.url, "SELECT id, status, render_job_id FROM jobs WHERE id = $1", [jobId])
+    if (job !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(job.status as string)) {
+      const [clip] = await query(db.url, "SELECT id, kept, stored FROM clips WHERE render_job_id = $1", [job.render_job_id])
+      return { id: jobId, status: job.status as string, clipId: clip?.id as string }
+    }
+    if (Date.now() > deadline) throw new Error(`job ${jobId} still rendering: ${job?.status}`)
+    await new Promise((r) => setTimeout(r, 250))
+  }
+}
+
+const jobStatus = async (jobId: string) =>
+  (await query(db.url, "SELECT status FROM jobs WHERE id = $1", [jobId]))[0]!.status
+
+describe("pipeline clips in the media library", () => {
+  it("a finished render is kept and counted; a scheduled post's clip is needed and its delete refused", async () => {
+    const ws = await setUp("Kept clips")
+    const shorts = await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const job = await ws.send(shorts, "Gold climbs to a record")
+    expect(job.status).toBe("SCHEDULED")
+
+    const [clip, ...others] = await ws.clips()
+    expect(others).toEqual([])
+    const post = await ws.postOf(job.id)
+    expect(clip).toMatchObject({
+      id: job.clipId,
+      channelName: "Shorts",
+      needed: true,
+      neededBecause: `post ${post.id} on Shorts is scheduled`
+    })
+    const quota = await ws.api.get("/v1/renders/quota")
+    expect(quota.status, quota.text).toBe(200)
+    expect(quota.body.storage.usedBy).toEqual({ media: 0, renders: clip!.byteSize })
+
+    const refused = expectError(await ws.api.post(`/v1/media/renders/${clip!.id}/delete`, {}), 409, "conflict")
+    expect(refused.message).toContain(`post ${post.id} on Shorts is scheduled`)
+    expect((await ws.clips()).map((c) => c.id)).toEqual([clip!.id])
+    expect(await ws.postOf(job.id)).toMatchObject({ state: "SCHEDULED", clipStored: true })
+  }, 240_000)
+
+  it("a clip awaiting approval is not needed: deleting it cancels the job, and the post remains without its video", async () => {
+    const ws = await setUp("Reviewed clips")
+    const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+    const job = await ws.send(reviewed, "Silver slips")
+    expect(job.status).toBe("AWAITING_APPROVAL")
+    expect(await ws.clips()).toMatchObject([{ id: job.clipId, channelName: "Reviewed", needed: false, neededBecause: null }])
+
+    const deleted = await ws.api.post(`/v1/media/renders/${job.clipId}/delete`, {})
+    expect(deleted.status, deleted.text).toBe(200)
+    expect(deleted.body).toEqual({ deleted: true })
+    expect(await jobStatus(job.id)).toBe("CANCELLED")
+    expect(await ws.clips()).toEqual([])
+    expect(await ws.postOf(job.id)).toMatchObject({ state: "CANCELLED", clipStored: false, assets: [] })
+    const jobs = await ws.api.get("/v1/jobs")
+    expect(jobs.body.jobs.find((j: { id: string }) => j.id === job.id)).toMatchObject({ status: "CANCELLED", clip: null })
+    // Deleting again: the record remains, its bytes are gone.
+    expectError(await ws.api.post(`/v1/media/renders/${job.clipId}/delete`, {}), 404, "not_found")
+  }, 240_000)
+
+  it("room is made by removing the oldest clip no post relies on, never a needed one", async () => {
+    const ws = await setUp("Tight clips")
+    const shorts = await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+    const needed = await ws.send(shorts, "Gold climbs to a record")
+    const spare = await ws.send(reviewed, "Gold slips from a record")
+    expect([needed.status, spare.status]).toEqual(["SCHEDULED", "AWAITING_APPROVAL"])
+    const sizes = new Map((await ws.clips()).map((c) => [c.id, c.byteSize]))
+    const [neededBytes, spareBytes] = [sizes.get(needed.clipId)!, sizes.get(spare.clipId)!]
+
+    // A clips share that holds both and half a clip more: a third clip makes room by removing one. The needed clip
+    // is the oldest, so oldest-first alone would remove it.
+    const shareBytes = neededBytes + spareBytes + Math.max(neededBytes, spareBytes) / 2
+    const storageMb = Math.ceil(shareBytes / (0.8 * MB))
+    const mediaSharePercent = 100 - Math.ceil((shareBytes / (storageMb * MB)) * 100)
+    expect((await ws.api.post("/v1/storage/split", { mediaSharePercent })).status).toBe(200)
+    const limits = await admin(node).put(`/admin/workspaces/${ws.accountId}/limits`, { storageMb })
+    expect(limits.status, limits.text).toBe(200)
+    expect((await ws.clips()).map((c) => c.id).sort()).toEqual([needed.clipId, spare.clipId].sort())
+
+    const third = await ws.send(reviewed, "Gold holds near a record")
+    const listed = await ws.clips()
+    expect(listed.map((c) => c.id)).toEqual([third.clipId, needed.clipId])
+    const quota = await ws.api.get("/v1/renders/quota")
+    expect(quota.body.storage.usedBy.renders).toBe(neededBytes + listed[0]!.byteSize)
+    expect(quota.body.storage.usedBy.renders).toBeLessThanOrEqual(quota.body.storage.clips.maxBytes)
+
+    // The removed clip's post remains, without its video; the needed one's still has it.
+    expect(await ws.postOf(spare.id)).toMatchObject({ state: "AWAITING_APPROVAL", clipStored: false, assets: [] })
+    expect(await ws.postOf(needed.id)).toMatchObject({ state: "SCHEDULED", clipStored: true })
+    expectError(await ws.api.get(`/v1/assets/${spare.clipId}`), 404, "not_found")
+  }, 300_000)
+})
