@@ -8,6 +8,7 @@ import {
 import { NodeClusterSocket } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
+import { RENDER_SHARD_GROUP } from "../src/renders/jobs/RenderRunnerEntity.js"
 import { AppConfig } from "../src/Config.js"
 import { GroupCommitStorage } from "./GroupCommitStorage.js"
 import { withStartupLock } from "../src/sql/Database.js"
@@ -27,8 +28,14 @@ export const shardingTuning = {
   sendRetryInterval: "100 millis",
   entityTerminationTimeout: "10 seconds",
   entityMaxIdleTime: "1 minute",
-  preemptiveShutdown: true
+  preemptiveShutdown: true,
+  availableShardGroups: ["default", RENDER_SHARD_GROUP]
 } as const
+
+/** Every node serves the default group; only a node that draws (RENDER_SLOTS > 0) serves the render runners' group. */
+const shardGroupsOf = (renderSlots: number) => ({
+  assignedShardGroups: renderSlots > 0 ? ["default", RENDER_SHARD_GROUP] : ["default"]
+})
 
 /**
  * One index of ours on the cluster's tables. The storage read loop asks for the unprocessed messages of this node's
@@ -49,7 +56,7 @@ const unprocessedIndex = Effect.flatMap(
 export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isNone(config.databaseUrl)) {
-    return SingleRunner.layer({ shardingConfig: shardingTuning, runnerStorage: "memory" }).pipe(
+    return SingleRunner.layer({ shardingConfig: { ...shardingTuning, ...shardGroupsOf(config.renderSlots) }, runnerStorage: "memory" }).pipe(
       Layer.tap(() => unprocessedIndex)
     )
   }
@@ -58,7 +65,12 @@ export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer(shardingTuning)))
   )).pipe(Effect.zipRight(unprocessedIndex)))
   const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
-  const shardingConfig = { ...shardingTuning, runnerAddress: Option.some(address), runnerListenAddress: Option.none() }
+  const shardingConfig = {
+    ...shardingTuning,
+    ...shardGroupsOf(config.renderSlots),
+    runnerAddress: Option.some(address),
+    runnerListenAddress: Option.none()
+  }
   const storage = Layer.merge(GroupCommitStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(
     Layer.provide(ShardingConfig.layer(shardingConfig))
   )

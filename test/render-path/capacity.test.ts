@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { workspaceWithKey } from "../support/Client.js"
+import { client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody } from "../support/Exports.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { indexClose, MARKET, newEventId } from "../support/Routes.js"
 
 let db: TestDatabase
 let node: TestNode
@@ -13,8 +14,10 @@ beforeAll(async () => {
   node = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "0" } })
 })
 
+let renderer: TestNode | undefined
+
 afterAll(async () => {
-  await node?.stop()
+  await Promise.all([node?.stop(), renderer?.stop()])
   await db?.drop()
 })
 
@@ -29,4 +32,31 @@ describe("render capacity", () => {
     expect(await query(db.url, "SELECT id FROM render_jobs")).toEqual([])
     expect(await query(db.url, "SELECT * FROM allowance_reservations WHERE workspace_id = $1", [accountId])).toEqual([])
   })
+
+  it("a pipeline job's render waits durably until a node with render slots joins, then finishes there", async () => {
+    const ws = await workspaceWithKey(node, ["streams:write", "channels:write", "brands:write", "ingest:write"], "Waiting")
+    await ws.api.post("/v1/brands", { name: "House" })
+    const stream = (await ws.api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
+    const channel = (await ws.api.post("/v1/channels", { name: "Shorts" })).body.channel
+    await ws.api.post(`/v1/channels/${channel.id}/subscriptions`, { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
+    const sent = await ws.api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: indexClose })
+    expect(sent.status, sent.text).toBe(202)
+    const jobId = sent.body.matched[0].postGroupId as string
+    const statusOf = async () =>
+      (await query(db.url, "SELECT j.status, r.state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id WHERE j.id = $1", [jobId]))[0]!
+    const until = async (done: (row: Record<string, unknown>) => boolean, timeoutMs: number) => {
+      const deadline = Date.now() + timeoutMs
+      let row = await statusOf()
+      while (!done(row) && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 200))
+        row = await statusOf()
+      }
+      return row
+    }
+    // Queued, not refused: the render is PENDING while no node draws.
+    expect(await until((row) => row.status === "AWAITING_RENDERING", 20_000)).toMatchObject({ status: "AWAITING_RENDERING", state: "PENDING" })
+    renderer = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "1" } })
+    expect(await until((row) => row.status === "SCHEDULED", 90_000)).toMatchObject({ status: "SCHEDULED", state: "COMPLETED" })
+    expect((await client(renderer).get("/health")).status).toBe(200)
+  }, 150_000)
 })

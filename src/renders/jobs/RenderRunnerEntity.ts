@@ -15,8 +15,14 @@ export class CancelRender extends Schema.Class<CancelRender>("RenderRunner/Cance
   }
 }
 
-/** One runner per render job (entity id = render job id); PostgreSQL holds its state machine. */
+/** The shard group of render runners: only nodes with render slots serve it (cluster/Cluster.ts). */
+export const RENDER_SHARD_GROUP = "render"
+
+/**
+ * One runner per render job (entity id = render job id); PostgreSQL holds its state machine. Runners live only on
+ * nodes with render slots: on a cluster with none, their messages wait in storage until a node with slots joins.
+ */
 export const RenderRunnerEntity = Entity.make("RenderRunner", [
   Rpc.make("Start", { payload: StartRender }),
   Rpc.make("Cancel", { payload: CancelRender, success: Schema.Struct({ stopped: Schema.Boolean }) })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]).annotateRpcs(ClusterSchema.Persisted, true).annotate(ClusterSchema.ShardGroup, () => RENDER_SHARD_GROUP)
