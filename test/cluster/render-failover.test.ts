@@ -75,7 +75,14 @@ describe("a render on a node that dies", () => {
     const [job] = await query<{ state: string; attempt: number }>(db.url, "SELECT state, attempt FROM render_jobs WHERE id = $1", [jobId])
     expect(job?.state).toBe("COMPLETED")
     expect(job?.attempt).toBeGreaterThanOrEqual(2)
-    const reservations = await query(db.url, "SELECT state, videos FROM allowance_reservations WHERE render_job_id = $1", [jobId])
+    // The allowance is settled by its own message, sent with the export's: it may land a moment after the export.
+    const reservationsOf = () => query(db.url, "SELECT state, videos FROM allowance_reservations WHERE render_job_id = $1", [jobId])
+    const settleBy = Date.now() + 10_000
+    let reservations = await reservationsOf()
+    while (reservations[0]?.state === "reserved" && Date.now() < settleBy) {
+      await new Promise((r) => setTimeout(r, 100))
+      reservations = await reservationsOf()
+    }
     expect(reservations).toEqual([{ state: "committed", videos: 1 }])
     const clips = await query(db.url, "SELECT id FROM clips WHERE render_job_id = $1", [jobId])
     expect(clips).toHaveLength(1)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { client, workspaceWithKey } from "../support/Client.js"
+import { admin, client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody } from "../support/Exports.js"
 import { startNode, type TestNode } from "../support/Node.js"
@@ -35,6 +35,7 @@ describe("render capacity", () => {
 
   it("a pipeline job's render waits durably until a node with render slots joins, then finishes there", async () => {
     const ws = await workspaceWithKey(node, ["streams:write", "channels:write", "brands:write", "ingest:write"], "Waiting")
+    const posting = (await admin(node).key(ws.accountId, ["posts:write"])).apiKey
     await ws.api.post("/v1/brands", { name: "House" })
     const stream = (await ws.api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
     const channel = (await ws.api.post("/v1/channels", { name: "Shorts" })).body.channel
@@ -55,6 +56,30 @@ describe("render capacity", () => {
     }
     // Queued, not refused: the render is PENDING while no node draws.
     expect(await until((row) => row.status === "AWAITING_RENDERING", 20_000)).toMatchObject({ status: "AWAITING_RENDERING", state: "PENDING" })
+
+    // A second event's job, cancelled while it waits: its render is stopped and its reservation goes back.
+    const other = await ws.api.post("/v1/stream", {
+      streamId: stream.id,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data: { clipData: { ...indexClose.clipData, headline: "Cancelled before it was drawn" } }
+    })
+    const otherJob = other.body.matched[0].postGroupId as string
+    const waiting = async () =>
+      (await query(db.url, "SELECT status, render_job_id FROM jobs WHERE id = $1", [otherJob]))[0]!
+    const deadline = Date.now() + 20_000
+    while ((await waiting()).status !== "AWAITING_RENDERING" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200))
+    const cancelled = await client(node, posting).post(`/v1/jobs/${otherJob}/cancel`)
+    expect(cancelled.body).toEqual({ ok: true, cancelledPosts: 0, renderStopped: true })
+    const renderJobId = (await waiting()).render_job_id
+    expect((await query(db.url, "SELECT state FROM render_jobs WHERE id = $1", [renderJobId]))[0]!.state).toBe("CANCELLED")
+    const settled = Date.now() + 10_000
+    let reservation = await query(db.url, "SELECT state FROM allowance_reservations WHERE render_job_id = $1", [renderJobId])
+    while (reservation[0]?.state === "reserved" && Date.now() < settled) {
+      await new Promise((r) => setTimeout(r, 100))
+      reservation = await query(db.url, "SELECT state FROM allowance_reservations WHERE render_job_id = $1", [renderJobId])
+    }
+    expect(reservation.map((r) => r.state)).toEqual(["released"])
     renderer = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "1" } })
     expect(await until((row) => row.status === "SCHEDULED", 90_000)).toMatchObject({ status: "SCHEDULED", state: "COMPLETED" })
     expect((await client(renderer).get("/health")).status).toBe(200)

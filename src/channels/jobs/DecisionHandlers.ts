@@ -35,7 +35,7 @@ export const decisionHandlers = Effect.gen(function*() {
       if (!moved) return { moved, renderStopped: false }
       if (job.status !== "AWAITING_RENDERING" || job.renderJobId === null) return { moved, renderStopped: false }
       const others = yield* repo.othersWaitingOn(workspaceId, job.id, job.renderJobId)
-      return { moved, renderStopped: others === 0 ? yield* renders.stop(job.renderJobId, reason) : false }
+      return { moved, renderStopped: others === 0 ? yield* renders.stop(workspaceId, job.renderJobId, reason) : false }
     })
 
   const cancel = ({ jobId, workspaceId }: CancelJob) =>

@@ -62,9 +62,21 @@ const make = Effect.gen(function*() {
   const current = (workspaceId: WorkspaceId, renderJobId: string) =>
     Effect.map(repo.findJob(workspaceId, renderJobId), Option.map((job) => ({ state: job.state, error: job.error })))
 
-  /** Stops a render (its reservation goes back when the runner settles it); false when it had ended. */
-  const stop = (renderJobId: string, reason: string) =>
-    Effect.map(runner(renderJobId).Cancel({ reason }).pipe(Effect.orDie), ({ stopped }) => stopped)
+  /**
+   * Stops a render; false when it had ended. Its row is ended here rather than by asking its runner, which may be on
+   * no node yet (a cluster without render slots): the runner hears it to stop a drawing in progress, and the
+   * reservation goes back at once (a runner that settles it again later changes nothing).
+   */
+  const stop = (workspaceId: WorkspaceId, renderJobId: string, reason: string) =>
+    Effect.gen(function*() {
+      const ended = yield* repo.finishIfOpen(workspaceId, renderJobId, "CANCELLED", reason)
+      if (!ended) return false
+      yield* Effect.all([
+        runner(renderJobId).Cancel({ reason }, { discard: true }),
+        allowance(workspaceId).Settle({ renderJobId, outcome: "release" }, { discard: true })
+      ], { discard: true }).pipe(Effect.orDie)
+      return true
+    })
 
   return { renderFor, current, stop }
 })
