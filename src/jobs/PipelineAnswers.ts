@@ -43,6 +43,9 @@ export const PipelineEntry = Schema.Struct({
   stageSeconds: Schema.Number.annotations({ description: "Whole seconds since the job entered its status." }),
   stageSince: Schema.String.annotations({ description: "When the job entered its status." }),
   error: Schema.NullOr(Schema.String),
+  renderPosition: Schema.NullOr(Schema.Number).annotations({
+    description: "While the job's render waits for a render slot: its place in the cluster's queue (1 = next); else null."
+  }),
   clips: Schema.Array(PipelineClip).annotations({ description: "The job's stored video; empty before or after." })
 })
 export type PipelineEntry = typeof PipelineEntry.Type

@@ -18,6 +18,7 @@ export const PipelineJobRow = Schema.Struct({
   title: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
   clipId: Schema.NullOr(Schema.String),
+  renderPosition: Schema.NullOr(Schema.Number),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })
@@ -77,7 +78,13 @@ const make = Effect.gen(function*() {
           e.stream_id, e.feed_id, COALESCE(p.title, e.post_title) AS title, j.error, j.created_at, j.updated_at,
           (SELECT cl.id FROM render_outputs o JOIN clips cl ON cl.id = o.clip_id
             WHERE o.render_job_id = j.render_job_id AND cl.workspace_id = j.workspace_id AND cl.stored
-            ORDER BY cl.created_at, cl.id LIMIT 1) AS clip_id
+            ORDER BY cl.created_at, cl.id LIMIT 1) AS clip_id,
+          -- The cluster has one render queue: a waiting render's place counts every workspace's renders before it.
+          CASE WHEN j.status = 'AWAITING_RENDERING' AND r.state = 'PENDING' THEN (
+            SELECT count(*) FROM render_jobs w
+            WHERE w.state IN ('PENDING', 'SUBMITTED') AND w.id <> r.id
+              AND (w.priority > r.priority OR (w.priority = r.priority AND w.submitted_at < r.submitted_at)))::int + 1
+          END AS render_position
         FROM jobs j
         JOIN channels c ON c.id = j.channel_id
         JOIN brands b ON b.id = c.brand_id

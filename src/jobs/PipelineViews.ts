@@ -69,6 +69,7 @@ const make = Effect.gen(function*() {
       stageSeconds: Math.max(0, Math.floor((now - row.updatedAt.getTime()) / 1000)),
       stageSince: row.updatedAt.toISOString(),
       error: row.error,
+      renderPosition: row.renderPosition,
       clips
     }))
 

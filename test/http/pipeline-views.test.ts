@@ -122,8 +122,8 @@ describe("GET /v1/pipeline", () => {
     const entry = (channelId: string) => posts.recent.find((e: { id: string }) => e.id === jobOf.get(channelId))
     const rows = await query(db.url, "SELECT id, updated_at, render_job_id FROM jobs WHERE workspace_id = $1", [accountId])
     for (const e of posts.recent) {
-      expect(Object.keys(e).sort()).toEqual(["brand", "channelName", "clips", "createdAt", "error", "id", "kind", "source",
-        "stageSeconds", "stageSince", "state", "streamId", "templateId", "title"])
+      expect(Object.keys(e).sort()).toEqual(["brand", "channelName", "clips", "createdAt", "error", "id", "kind",
+        "renderPosition", "source", "stageSeconds", "stageSince", "state", "streamId", "templateId", "title"])
       const row = rows.find((j) => j.id === e.id)!
       expect(e).toMatchObject({ kind: "postGroup", templateId: MARKET, brand: "House", streamId, source: null, error: null })
       expect(e.stageSince).toBe((row.updated_at as Date).toISOString())

@@ -56,6 +56,8 @@ describe("render capacity", () => {
     }
     // Queued, not refused: the render is PENDING while no node draws.
     expect(await until((row) => row.status === "AWAITING_RENDERING", 20_000)).toMatchObject({ status: "AWAITING_RENDERING", state: "PENDING" })
+    const seen = await client(node, (await admin(node).key(ws.accountId, ["posts:read"])).apiKey).get(`/v1/pipeline/${jobId}`)
+    expect(seen.body.job).toMatchObject({ state: "AWAITING_RENDERING", renderPosition: 1 })
 
     // A second event's job, cancelled while it waits: its render is stopped and its reservation goes back.
     const other = await ws.api.post("/v1/stream", {
