@@ -248,6 +248,16 @@ describe("job actions and refusals", () => {
     expect(names.find((n) => n.endsWith(".txt"))).toMatch(/^render failed/)
   }, 240_000)
 
+  it("deleting a stream lets the events it already received finish", async () => {
+    const ws = await setUp("Stream deleted")
+    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const sent = await ws.send()
+    const streamId = (await ws.api.get("/v1/stream")).body.streams[0].streamId as string
+    expect((await ws.api.post(`/v1/streams/${streamId}/delete`)).status).toBe(200)
+    const [job] = await settled(sent.ingestEventId)
+    expect(job!.status).toBe("SCHEDULED")
+  }, 240_000)
+
   it("an exhausted render allowance fails the job with the reason", async () => {
     const ws = await setUp("No allowance")
     await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
