@@ -15,7 +15,8 @@
 //                         another area's repositories (*Repo.ts, *Query.ts), handlers (*Http.ts) and entity
 //                         behaviours (*EntityLive.ts)
 //   src/Api.ts            areas' *Api.ts contracts, http, domain
-//   src/cli/**            src/Api.ts, areas' *Api.ts contracts, http, domain, itself
+//   src/cli/**            src/Api.ts, areas' *Api.ts contracts, http, domain, receiver, itself
+//   src/receiver/**       domain, itself (the shipped webhook receiver, a client-side tool like cli)
 //   src/Server.ts, src/main.ts, cluster/**  the composition root: anything
 // Cycles: import-x/no-cycle for value imports, arch/no-type-only-cycle (eslint/no-type-only-cycle.js) for the
 // type-only imports import-x/no-cycle skips.
@@ -33,7 +34,7 @@ const root = import.meta.dirname
 const abs = (glob) => path.join(root, glob)
 
 // Folders directly under src/ that are not areas. Every other folder there is an area, present or future.
-const infrastructure = ["domain", "http", "render", "storage", "sql", "observability", "cli"]
+const infrastructure = ["domain", "http", "render", "storage", "sql", "observability", "cli", "receiver"]
 const areaGlob = `src/!(${infrastructure.join("|")})/**/*`
 const areas = fs
   .readdirSync(path.join(root, "src"), { withFileTypes: true })
@@ -52,6 +53,7 @@ const kinds = {
   sql: "src/sql/**/*",
   observability: "src/observability/**/*",
   cli: "src/cli/**/*",
+  receiver: "src/receiver/**/*",
   migrations: "migrations/**/*",
   areas: areaGlob,
   areaContracts: `src/!(${infrastructure.join("|")})/**/*Api.ts`
@@ -90,9 +92,10 @@ const architectureZones = [
   ),
   allowOnly(
     kinds.cli,
-    [kinds.cli, kinds.api, kinds.areaContracts, kinds.http, kinds.domain],
-    "src/cli/ may import src/Api.ts, the areas' *Api.ts contracts, http and domain."
+    [kinds.cli, kinds.api, kinds.areaContracts, kinds.http, kinds.domain, kinds.receiver],
+    "src/cli/ may import src/Api.ts, the areas' *Api.ts contracts, http, domain and receiver."
   ),
+  allowOnly(kinds.receiver, [kinds.receiver, kinds.domain], "src/receiver/ may import only domain and itself."),
   allowOnly(
     kinds.areas,
     [

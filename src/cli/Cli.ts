@@ -16,7 +16,7 @@ export const EXIT_OK = 0
 export const EXIT_FAILED = 1
 export const EXIT_USAGE = 2
 
-const GLOBAL_HELP = `Options (every command):
+const GLOBAL_HELP = `Options (every admin command):
   --url URL         the node to talk to (default $CLIPWRIGHT_URL, else http://localhost:$PORT, PORT 8080)
   --node-url URL    the same; needed with \`webhook set\`, whose own --url is the webhook address
   --token TOKEN     the admin token (default $ADMIN_TOKEN, else the file \${DATA_DIR:-./data}/admin-token)
@@ -36,8 +36,12 @@ const usageOf = (command: Command) => {
 const overview = (selected: ReadonlyArray<Command>) =>
   selected.map((command) => `  ${usageOf(command)}\n      ${command.summary}`).join("\n")
 
+const RECEIVER_HELP = `  clipwright receiver --secret whsec_… --port N [--host 127.0.0.1]
+      runs a reference webhook receiver: verifies each delivery, prints its posts, answers the receipt fields`
+
 export const helpText = (selected: ReadonlyArray<Command> = commands) =>
-  `Usage: clipwright admin <command> [options]\n\nCommands:\n${overview(selected)}\n\n${GLOBAL_HELP}\n`
+  `Usage: clipwright admin <command> [options]\n       clipwright receiver [options]\n\n` +
+  `Commands:\n${overview(selected)}\n${RECEIVER_HELP}\n\n${GLOBAL_HELP}\n`
 
 const commandHelp = (command: Command) => {
   const options = Object.entries(command.options).map(([name, spec]) =>
@@ -100,7 +104,7 @@ export const parse = (argv: ReadonlyArray<string>): Invocation => {
     throw new UsageError("no command given")
   }
   if (positionals[0] !== "admin") {
-    throw new UsageError(`unknown command "${positionals[0]}"; commands start with "admin"`)
+    throw new UsageError(`unknown command "${positionals[0]}"; commands start with "admin" or are "receiver"`)
   }
   const words = positionals.slice(1)
   const command = commands.find((c) => startsWith(words, c.words))
@@ -168,6 +172,10 @@ export const resolveToken = (given: string | undefined, env: CliIo["env"], cwd: 
 
 /** Runs one command line; answers the exit status. */
 export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
+  if (argv[0] === "receiver") {
+    const { runReceiver } = await import("../receiver/Receiver.js")
+    return runReceiver(argv.slice(1), io)
+  }
   let invocation: Invocation
   try {
     invocation = parse(argv)
