@@ -25,6 +25,7 @@ import { PipelineViewsLive } from "./jobs/PipelineViewsLive.js"
 import { DecisionsLive } from "./jobs/DecisionsLive.js"
 import { MediaLive } from "./media/MediaLive.js"
 import { TracingLive } from "./observability/Tracing.js"
+import { RenderedClipNeeds } from "./renders/clips/RenderedClipNeeds.js"
 import { RendersLive } from "./renders/RendersLive.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { LocalBlobStorage } from "./storage/LocalBlobStorage.js"
@@ -43,9 +44,10 @@ const AreasLive = Layer.mergeAll(IngestLive, DecisionsLive, PipelineViewsLive, J
   Layer.provideMerge(BrandMediaHoldersLive),
   Layer.provideMerge(Layer.mergeAll(StreamsLive, TemplatesLive, SystemHttpLive)),
   Layer.provideMerge(IdentityLive),
-  // Brands, streams, feeds and renders ask channels through their ports; these need only SQL and the cluster, so they sit
-  // under every area.
+  // Lower areas ask higher ones through ports (media asks renders which clips are needed; brands, streams, feeds and
+  // renders ask channels); the answers need only SQL and the cluster, so they sit under every area.
   Layer.provideMerge(Layer.mergeAll(
+    RenderedClipNeeds,
     ChannelBrandWearers,
     ChannelListeners,
     ChannelRenderListeners.pipe(Layer.provide(JobRepo.layer)),

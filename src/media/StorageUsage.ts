@@ -4,6 +4,7 @@ import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "./StorageSplit
 import { storageBlock as blockOf } from "./StorageBlock.js"
 import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
+import { ClipNeeds } from "./ClipNeeds.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 
 /** What keeping a clip did: whether it is kept, and which older clips were removed to make room for it. */
@@ -21,6 +22,7 @@ export interface ClipRoom {
 const make = Effect.gen(function*() {
   const repo = yield* StorageRepo
   const blobs = yield* BlobStorage
+  const needs = yield* ClipNeeds
 
   const found = <A>(workspaceId: WorkspaceId) =>
     Option.match({
@@ -41,9 +43,17 @@ const make = Effect.gen(function*() {
     )
 
   /** Inside `repo.locked`: removes the oldest kept clips until those left plus `incoming` fit in `share`. */
-  const evict = (workspaceId: WorkspaceId, share: number, incoming: number, except?: string) =>
+  /**
+   * Inside `repo.locked`: removes the oldest clips until the kept ones fit `share`, never a needed one; when the needed
+   * clips alone are over the share they stay (a post still to go out keeps its video) and every other clip goes.
+   */
+  const evict = (workspaceId: WorkspaceId, share: number) =>
     Effect.gen(function*() {
-      const removed = oldestToRemove(yield* repo.held(workspaceId, except), incoming, share)
+      const needed = yield* needs.neededIds(workspaceId)
+      const held = yield* repo.held(workspaceId)
+      const neededBytes = held.reduce((sum, clip) => needed.has(clip.id) ? sum + clip.byteSize : sum, 0)
+      const removable = held.filter((clip) => !needed.has(clip.id))
+      const removed = neededBytes > share ? removable : oldestToRemove(removable, neededBytes, share)
       yield* repo.markRemoved(workspaceId, removed.map((clip) => clip.id))
       return removed
     })
@@ -82,7 +92,7 @@ const make = Effect.gen(function*() {
    */
   const makeRoomForClip = Effect.fn("StorageUsage.makeRoomForClip")(
     function*(workspaceId: WorkspaceId, clipId: string, bytes: number,
-      spared: Effect.Effect<ReadonlySet<string>> = Effect.succeed(new Set<string>())) {
+      spared: Effect.Effect<ReadonlySet<string>> = needs.neededIds(workspaceId)) {
       const removed = yield* repo.locked(
         workspaceId,
         Effect.gen(function*() {
@@ -114,7 +124,7 @@ const make = Effect.gen(function*() {
             `${mediaMax} bytes. Delete ${facts.mediaBytes - mediaMax} bytes of media or choose a larger share.`
           return yield* new Conflict({ message, details: [detailAt(["mediaSharePercent"], message)] })
         }
-        const removed = yield* evict(workspaceId, clipsShareBytes(facts.storageMb, mediaSharePercent), 0)
+        const removed = yield* evict(workspaceId, clipsShareBytes(facts.storageMb, mediaSharePercent))
         yield* repo.setMediaShare(workspaceId, mediaSharePercent)
         return removed
       })
@@ -127,7 +137,7 @@ const make = Effect.gen(function*() {
   const fitClips = Effect.fn("StorageUsage.fitClips")(function*(workspaceId: WorkspaceId) {
     const removed = yield* repo.locked(
       workspaceId,
-      Effect.flatMap(clipsShareOf(workspaceId), (share) => evict(workspaceId, share, 0))
+      Effect.flatMap(clipsShareOf(workspaceId), (share) => evict(workspaceId, share))
     )
     return yield* dropBlobs(removed)
   })

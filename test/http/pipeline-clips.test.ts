@@ -182,4 +182,22 @@ describe("pipeline clips in the media library", () => {
     expect(await ws.postOf(needed.id)).toMatchObject({ state: "SCHEDULED", clipStored: true })
     expectError(await ws.api.get(`/v1/assets/${spare.clipId}`), 404, "not_found")
   }, 300_000)
+
+  it("a smaller storage limit removes the clips no post relies on first, even when a needed one is older", async () => {
+    const ws = await setUp("Shrunk")
+    const shorts = await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+    const needed = await ws.send(shorts, "Gold climbs to a record")
+    const spare = await ws.send(reviewed, "Gold slips from a record")
+    expect([needed.status, spare.status]).toEqual(["SCHEDULED", "AWAITING_APPROVAL"])
+    // 1 MB in all, 10 % of it for clips: room for one of the two clips. The needed one is older, so oldest-first
+    // alone would remove it.
+    expect((await ws.api.post("/v1/storage/split", { mediaSharePercent: 90 })).status).toBe(200)
+    expect((await admin(node).put(`/admin/workspaces/${ws.accountId}/limits`, { storageMb: 1 })).status).toBe(200)
+    const bytes = await query(db.url, "SELECT sum(byte_size)::int AS n FROM clips WHERE id = ANY($1)", [[needed.clipId, spare.clipId]])
+    expect(Number(bytes[0]!.n)).toBeGreaterThan(0.1 * MB)
+    expect((await ws.clips()).map((c) => c.id)).toEqual([needed.clipId])
+    expect(await ws.postOf(needed.id)).toMatchObject({ state: "SCHEDULED", clipStored: true })
+    expect(await ws.postOf(spare.id)).toMatchObject({ clipStored: false })
+  }, 300_000)
 })
