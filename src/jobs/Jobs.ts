@@ -4,18 +4,8 @@ import { surfaces } from "../channels/Surfaces.js"
 import { AppConfig } from "../Config.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { Signing } from "../storage/Signing.js"
-import {
-  ApprovalFilter,
-  type Asset,
-  type Clip,
-  type JobPage,
-  type JobsParams,
-  jobView,
-  platforms,
-  type PostPage,
-  type PostsParams,
-  postView
-} from "./JobViews.js"
+import { ApprovalFilter, type JobsParams, platforms, type PostsParams } from "./JobsParams.js"
+import { type Asset, type Clip, type JobPage, jobView, type PostPage, postView } from "./JobViews.js"
 import { JobsQuery } from "./JobsQuery.js"
 
 /** Signed clip URLs in the logs are valid about an hour, like every signed preview (SPEC Limits). */

@@ -1,7 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { SchemaValidation } from "../domain/Errors.js"
 import { Authentication } from "../http/Security.js"
-import { JobPage, JobsParams, PostPage, PostsParams } from "./JobViews.js"
+import { JobsParams, PostsParams } from "./JobsParams.js"
+import { JobPage, PostPage } from "./JobViews.js"
 
 /** The jobs log (one event on one channel each) and the posts log (what each job publishes). */
 export class JobsApi extends HttpApiGroup.make("jobs")
