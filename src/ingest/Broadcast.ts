@@ -1,11 +1,8 @@
 import { Schema } from "effect"
-
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
+import { pagingParams } from "../http/Paging.js"
 
 export const BroadcastsQuery = Schema.Struct({
-  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
-  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(100)), { default: () => 20 })
-    .annotations({ description: "1 to 100; default 20." })
+  ...pagingParams(20)
 })
 
 export const BroadcastSummary = Schema.Struct({

@@ -1,4 +1,5 @@
 import { Schema } from "effect"
+import { InstantText } from "../domain/Instants.js"
 import { Origin } from "../domain/Origin.js"
 import { StreamId } from "../streams/Stream.js"
 import { isLocale } from "../templates/Locales.js"
@@ -7,16 +8,9 @@ export const EventId = Schema.String.pipe(
   Schema.pattern(/^[0-9A-HJKMNP-TV-Z]{26}$/, { message: () => "a ULID: 26 Crockford base32 characters, upper case" })
 )
 
-// A date and a time of day with a zone (Z or an offset): an instant, not a wall-clock time.
-const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
 /** An ISO 8601 instant; decoded to its UTC form, so one instant is one value however it was written. */
 export const Instant = Schema.transform(
-  Schema.String.pipe(
-    Schema.filter((s) => instantPattern.test(s) && !Number.isNaN(Date.parse(s)), {
-      message: () => "an ISO 8601 instant with a zone, such as 2026-11-23T08:30:00Z"
-    })
-  ),
+  InstantText,
   Schema.String,
   { strict: true, decode: (s) => new Date(s).toISOString(), encode: (s) => s }
 )

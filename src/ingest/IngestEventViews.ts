@@ -3,10 +3,7 @@ import { Origin } from "../domain/Origin.js"
 import type { IngestEventRecord } from "./IngestEventRecord.js"
 import { IngestInput, IngestStatus, Problem } from "./IngestEventRecord.js"
 import type { EventJob, ListedEvent } from "./IngestEventsQuery.js"
-
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
-
-export const MAX_PER_PAGE = 100
+import { pagingParams } from "../http/Paging.js"
 
 /** `GET /v1/ingest-events` query: filters, a free-text search and the page. */
 export const IngestEventsParams = Schema.Struct({
@@ -15,9 +12,7 @@ export const IngestEventsParams = Schema.Struct({
   q: Schema.optional(Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))).annotations({
     description: "1 to 200 characters, matched case-insensitively inside `details`, `postTitle`, `eventId` or `id`."
   }),
-  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
-  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(MAX_PER_PAGE)), { default: () => 25 })
-    .annotations({ description: "1 to 100; default 25." })
+  ...pagingParams(25)
 })
 export type IngestEventsParams = typeof IngestEventsParams.Type
 

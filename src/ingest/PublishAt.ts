@@ -1,8 +1,8 @@
 import { Either } from "effect"
 import { detailAt, type ErrorDetail } from "../domain/Errors.js"
+import { isInstant } from "../domain/Instants.js"
 import { isTimeZone, wallClockIn } from "../domain/TimeZones.js"
 
-const zoned = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
 const local = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/
 
 export interface Schedule {
@@ -31,7 +31,7 @@ export const scheduleOf = (
   }
   if (publishAt === undefined) return Either.right({ publishAt: null, timezone: timezone ?? null })
   let at: number
-  if (zoned.test(publishAt) && !Number.isNaN(Date.parse(publishAt))) {
+  if (isInstant(publishAt)) {
     at = Date.parse(publishAt)
   } else {
     const fields = local.exec(publishAt)

@@ -1,13 +1,10 @@
 import { Schema } from "effect"
 import { ApprovalState } from "../channels/jobs/ApprovalRecord.js"
-
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
+import { pagingParams } from "../http/Paging.js"
 
 export const ApprovalsParams = Schema.Struct({
   state: Schema.optional(ApprovalState).annotations({ description: "Only approvals in this state." }),
-  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
-  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(100)), { default: () => 25 })
-    .annotations({ description: "1 to 100; default 25." })
+  ...pagingParams(25)
 })
 export type ApprovalsParams = typeof ApprovalsParams.Type
 

@@ -1,30 +1,22 @@
 import { Context, Effect, FiberRef, Layer, Option } from "effect"
-import { AppConfig } from "../Config.js"
 import { ChannelEntity } from "../channels/ChannelEntity.js"
 import { ApprovalState } from "../channels/jobs/ApprovalRecord.js"
 import { entityCall } from "../domain/EntityCalls.js"
 import { NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
-import { Signing } from "../storage/Signing.js"
+import { ClipLinks } from "../renders/clips/ClipLinks.js"
 import type { ApprovalsParams, ApprovalView } from "./Approval.js"
 import { type ApprovalRow, ApprovalsQuery } from "./ApprovalsQuery.js"
-
-/** Signed asset URLs are valid about an hour (SPEC Limits). */
-const ASSET_TTL = "1 hour"
 
 /** The approval log (SQL) and decisions, which go through the job's channel entity. */
 const make = Effect.gen(function*() {
   const query = yield* ApprovalsQuery
-  const signing = yield* Signing
+  const links = yield* ClipLinks
   const channel = yield* ChannelEntity.client
-  const { publicBaseUrl } = yield* AppConfig
 
   const assetsOf = (clipId: string | null) =>
-    clipId === null
-      ? Effect.succeed([])
-      : Effect.map(signing.signedUrl(publicBaseUrl, `/v1/assets/${encodeURIComponent(clipId)}/download`, ASSET_TTL),
-        ({ expiresAt, url }) => [{ assetId: clipId, url, expiresAt: expiresAt.toISOString() }])
+    clipId === null ? Effect.succeed([]) : Effect.map(links.asset(clipId), (asset) => [asset])
 
   const view = (row: ApprovalRow) =>
     Effect.map(assetsOf(row.clipId), (assets): ApprovalView => ({
@@ -87,5 +79,5 @@ const make = Effect.gen(function*() {
 })
 
 export class Approvals extends Context.Tag("clipwright/jobs/Approvals")<Approvals, Effect.Effect.Success<typeof make>>() {
-  static readonly layer = Layer.effect(Approvals, make).pipe(Layer.provide(Signing.layer))
+  static readonly layer = Layer.effect(Approvals, make).pipe(Layer.provide(ClipLinks.layer))
 }

@@ -1,15 +1,11 @@
 import { Context, Effect, Layer } from "effect"
 import { JobStage, JobStatus, stageOf, statusesOf } from "../channels/jobs/JobStatus.js"
 import { surfaces } from "../channels/Surfaces.js"
-import { AppConfig } from "../Config.js"
 import type { WorkspaceId } from "../domain/Principal.js"
-import { Signing } from "../storage/Signing.js"
+import { ClipLinks } from "../renders/clips/ClipLinks.js"
 import { ApprovalFilter, type JobsParams, platforms, type PostsParams } from "./JobsParams.js"
 import { type Asset, type Clip, type JobPage, jobView, type PostPage, postView } from "./JobViews.js"
 import { JobsQuery } from "./JobsQuery.js"
-
-/** Signed clip URLs in the logs are valid about an hour, like every signed preview (SPEC Limits). */
-const CLIP_URL_TTL = "1 hour"
 
 /** Every key listed, 0 when nothing has it, so a block always has one shape. */
 const zeroes = (keys: ReadonlyArray<string>): Record<string, number> => Object.fromEntries(keys.map((k) => [k, 0]))
@@ -21,21 +17,11 @@ const stageOfStatus = (status: string) => (stageOf as Record<string, JobStage | 
 /** The jobs log (`GET /v1/jobs`) and the posts log (`GET /v1/posts`); reads only SQL, never wakes an entity. */
 const make = Effect.gen(function*() {
   const query = yield* JobsQuery
-  const signing = yield* Signing
-  const { publicBaseUrl } = yield* AppConfig
-
-  const signedClip = (clipId: string) =>
-    signing.signedUrl(publicBaseUrl, `/v1/assets/${encodeURIComponent(clipId)}/download`, CLIP_URL_TTL)
-
+  const links = yield* ClipLinks
   const clipOf = (clipId: string | null): Effect.Effect<Clip | null> =>
-    clipId === null
-      ? Effect.succeed(null)
-      : Effect.map(signedClip(clipId), ({ url }) => ({ id: clipId, mimeType: "video/mp4", url }))
-
+    clipId === null ? Effect.succeed(null) : links.video(clipId)
   const assetOf = (clipId: string | null): Effect.Effect<Asset | null> =>
-    clipId === null
-      ? Effect.succeed(null)
-      : Effect.map(signedClip(clipId), ({ expiresAt, url }) => ({ assetId: clipId, url, expiresAt: expiresAt.toISOString() }))
+    clipId === null ? Effect.succeed(null) : links.asset(clipId)
 
   const jobs = Effect.fn("Jobs.list")(function*(workspaceId: WorkspaceId, params: JobsParams) {
     const { approval, brandId, channelId, origin, page, perPage, platform, q, since, stage, until } = params
@@ -126,6 +112,5 @@ const make = Effect.gen(function*() {
 })
 
 export class Jobs extends Context.Tag("clipwright/jobs/Jobs")<Jobs, Effect.Effect.Success<typeof make>>() {
-  /** Brings `Signing` (memoised with its other uses). */
-  static readonly layer = Layer.effect(Jobs, make).pipe(Layer.provide(Signing.layer))
+  static readonly layer = Layer.effect(Jobs, make).pipe(Layer.provide(ClipLinks.layer))
 }

@@ -2,9 +2,10 @@ import { Schema } from "effect"
 import { JobStage, JobStatus } from "../channels/jobs/JobStatus.js"
 import { surfaces } from "../channels/Surfaces.js"
 import { Origin } from "../domain/Origin.js"
+import { InstantText } from "../domain/Instants.js"
+import { pagingParams } from "../http/Paging.js"
 
-/** The query parameters of `GET /v1/jobs` and `GET /v1/posts`. */
-export const MAX_PER_PAGE = 100
+// The query parameters of `GET /v1/jobs` and `GET /v1/posts`.
 
 /** Every platform a channel's surface posts to, in the surfaces' order. */
 export const platforms = [...new Set(surfaces.map((s) => s.platform))] as [string, ...Array<string>]
@@ -13,23 +14,10 @@ export const Platform = Schema.Literal(...platforms)
 export const ApprovalFilter = Schema.Literal("pending", "approved", "rejected", "none")
 export type ApprovalFilter = typeof ApprovalFilter.Type
 
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
-
-// A date and a time of day with a zone (Z or an offset): an instant, not a wall-clock time.
-const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-const Instant = Schema.String.pipe(
-  Schema.filter((s) => instantPattern.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: () => "an ISO 8601 instant with a zone, such as 2026-11-23T08:30:00Z"
-  })
-)
 const Id = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(100))
 const Search = Schema.String.pipe(Schema.minLength(1), Schema.maxLength(200))
 
-const paging = {
-  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
-  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(MAX_PER_PAGE)), { default: () => 25 })
-    .annotations({ description: "1 to 100; default 25." })
-}
+const paging = pagingParams(25)
 
 /** `GET /v1/jobs` query. */
 export const JobsParams = Schema.Struct({
@@ -41,8 +29,8 @@ export const JobsParams = Schema.Struct({
   approval: Schema.optional(ApprovalFilter).annotations({
     description: "Only jobs whose approval is in this state; `none`: jobs without an approval."
   }),
-  since: Schema.optional(Instant).annotations({ description: "Only jobs created or updated at or after this instant." }),
-  until: Schema.optional(Instant).annotations({ description: "Only jobs created or updated at or before this instant." }),
+  since: Schema.optional(InstantText).annotations({ description: "Only jobs created or updated at or after this instant." }),
+  until: Schema.optional(InstantText).annotations({ description: "Only jobs created or updated at or before this instant." }),
   q: Schema.optional(Search).annotations({
     description: "1 to 200 characters, matched case-insensitively inside the event's `details` and `postTitle`, " +
       "the channel's name or the job's id."

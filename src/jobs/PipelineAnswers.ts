@@ -1,14 +1,13 @@
 import { Schema } from "effect"
 import { JobStatus } from "../channels/jobs/JobStatus.js"
+import { PositiveIntParam } from "../http/Paging.js"
 import { RenderJobState } from "../renders/jobs/RenderJob.js"
-
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
 
 export const MAX_RECENT = 100
 
 /** `GET /v1/pipeline` query. */
 export const PipelineParams = Schema.Struct({
-  limit: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(MAX_RECENT)), { default: () => 20 })
+  limit: Schema.optionalWith(PositiveIntParam.pipe(Schema.lessThanOrEqualTo(MAX_RECENT)), { default: () => 20 })
     .annotations({ description: "How many recent render jobs and jobs to list: 1 to 100; default 20." })
 })
 export type PipelineParams = typeof PipelineParams.Type

@@ -1,20 +1,14 @@
 import { Schema } from "effect"
 import { JobStatus } from "../channels/jobs/JobStatus.js"
 import type { CalendarPostRow } from "./PipelineQuery.js"
+import { InstantText } from "../domain/Instants.js"
 
 /** SPEC Limits: a calendar window spans at most 62 days. */
 export const MAX_WINDOW_DAYS = 62
 const DAY_MS = 86_400_000
 
-// A date and a time of day with a zone (Z or an offset): an instant, not a wall-clock time.
-const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/
-
 const Instant = Schema.transform(
-  Schema.String.pipe(
-    Schema.filter((s) => instantPattern.test(s) && !Number.isNaN(Date.parse(s)), {
-      message: () => "an ISO 8601 instant with a zone, such as 2026-11-23T00:00:00Z"
-    })
-  ),
+  InstantText,
   Schema.DateFromSelf,
   { strict: true, decode: (s) => new Date(s), encode: (d) => d.toISOString() }
 )

@@ -1,11 +1,10 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { stageOf } from "../channels/jobs/JobStatus.js"
-import { AppConfig } from "../Config.js"
 import { detailAt, NotFound, SchemaValidation } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { findFeed } from "../feeds/FeedCatalogue.js"
 import { isTerminal } from "../renders/jobs/RenderJob.js"
-import { Signing } from "../storage/Signing.js"
+import { ClipLinks } from "../renders/clips/ClipLinks.js"
 import {
   type OverviewAnswer,
   type PipelineAnswer,
@@ -26,9 +25,6 @@ import { type PipelineJobRow, PipelineQuery } from "./PipelineQuery.js"
 
 /** SPEC Limits "Polling": the interval clients of the pipeline are asked to keep. */
 export const POLL_MS = 2000
-/** Signed clip URLs are valid about an hour, like every signed asset URL (SPEC Limits). */
-const CLIP_URL_TTL = "1 hour"
-
 const inFlightStages = new Set(["rendering", "approval", "scheduled", "publishing"])
 
 /** `source/format` of the shipped feed an event came from. */
@@ -43,16 +39,10 @@ const sourceOf = (feedId: string | null) =>
 /** What the pipeline, overview and calendar pages read; SQL only, never an entity. */
 const make = Effect.gen(function*() {
   const query = yield* PipelineQuery
-  const signing = yield* Signing
-  const { publicBaseUrl } = yield* AppConfig
+  const links = yield* ClipLinks
 
   const clipsOf = (clipId: string | null) =>
-    clipId === null
-      ? Effect.succeed([])
-      : Effect.map(
-        signing.signedUrl(publicBaseUrl, `/v1/assets/${encodeURIComponent(clipId)}/download`, CLIP_URL_TTL),
-        ({ url }) => [{ id: clipId, url }]
-      )
+    clipId === null ? Effect.succeed([]) : Effect.map(links.video(clipId), ({ id, url }) => [{ id, url }])
 
   const entryOf = (row: PipelineJobRow, now: number) =>
     Effect.map(clipsOf(row.clipId), (clips): PipelineEntry => ({
@@ -170,6 +160,5 @@ export class PipelineViews extends Context.Tag("clipwright/jobs/PipelineViews")<
   PipelineViews,
   Effect.Effect.Success<typeof make>
 >() {
-  /** Brings `Signing` (memoised with its other uses). */
-  static readonly layer = Layer.effect(PipelineViews, make).pipe(Layer.provide(Signing.layer))
+  static readonly layer = Layer.effect(PipelineViews, make).pipe(Layer.provide(ClipLinks.layer))
 }

@@ -1,15 +1,10 @@
 import { Schema } from "effect"
 import { RenderJobState, RenderOutputState, RenderPackage } from "./RenderJob.js"
-
-const PositiveInt = Schema.NumberFromString.pipe(Schema.int(), Schema.greaterThanOrEqualTo(1))
-
-export const MAX_PER_PAGE = 100
+import { pagingParams } from "../../http/Paging.js"
 
 /** `GET /v1/render-jobs` query: `page` from 1, `perPage` 1 to 100 (default 20), optional `state`. */
 export const RenderJobsQuery = Schema.Struct({
-  page: Schema.optionalWith(PositiveInt, { default: () => 1 }).annotations({ description: "From 1; default 1." }),
-  perPage: Schema.optionalWith(PositiveInt.pipe(Schema.lessThanOrEqualTo(MAX_PER_PAGE)), { default: () => 20 })
-    .annotations({ description: "1 to 100; default 20." }),
+  ...pagingParams(20),
   state: Schema.optional(RenderJobState).annotations({ description: "Only render jobs in this state." })
 })
 export type RenderJobsQuery = typeof RenderJobsQuery.Type

@@ -1,5 +1,4 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { AppConfig } from "../../Config.js"
 import { NotFound } from "../../domain/Errors.js"
 import { RenderJobState } from "./RenderJob.js"
 import type { RenderJobPage, RenderJobsQuery as Query, RenderJobView } from "./RenderJobViews.js"
@@ -7,10 +6,7 @@ import type { ListedJob } from "./RenderJobRecord.js"
 import { RenderJobsQuery } from "./RenderJobsQuery.js"
 import type { RenderOutputRecord } from "./RenderOutputRecord.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
-import { Signing } from "../../storage/Signing.js"
-
-/** Signed clip URLs in the log are valid about an hour, like every signed preview (SPEC Limits). */
-const CLIP_URL_TTL = "1 hour"
+import { ClipLinks } from "../clips/ClipLinks.js"
 
 /** Every state appears in the facets, a state without jobs with 0, so the block has one shape. */
 const emptyFacets = (): Record<string, number> =>
@@ -19,16 +15,9 @@ const emptyFacets = (): Record<string, number> =>
 /** The render job log (`GET /v1/render-jobs`) and what a job's renderer was handed; reads only SQL. */
 const make = Effect.gen(function*() {
   const repo = yield* RenderJobsQuery
-  const signing = yield* Signing
-  const { publicBaseUrl } = yield* AppConfig
+  const links = yield* ClipLinks
 
-  const clipOf = (clipId: string | null) =>
-    clipId === null
-      ? Effect.succeed(null)
-      : Effect.map(
-        signing.signedUrl(publicBaseUrl, `/v1/assets/${encodeURIComponent(clipId)}/download`, CLIP_URL_TTL),
-        ({ url }) => ({ id: clipId, mimeType: "video/mp4", url })
-      )
+  const clipOf = (clipId: string | null) => (clipId === null ? Effect.succeed(null) : links.video(clipId))
 
   const view = (row: ListedJob, outputs: ReadonlyArray<RenderOutputRecord>) =>
     Effect.map(clipOf(row.clipId), (clip): RenderJobView => ({
@@ -89,6 +78,5 @@ export class RenderJobs extends Context.Tag("clipwright/services/RenderJobs")<
   RenderJobs,
   Effect.Effect.Success<typeof make>
 >() {
-  /** Brings `Signing` (memoised with its other uses). */
-  static readonly layer = Layer.effect(RenderJobs, make).pipe(Layer.provide(Signing.layer))
+  static readonly layer = Layer.effect(RenderJobs, make).pipe(Layer.provide(ClipLinks.layer))
 }
