@@ -11,6 +11,7 @@ import autocannon, { type Options, type Result } from "autocannon"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
+import { printReport } from "./support/BenchRun.js"
 import { call, cleanUpOnSignal, fmt, log, sleep, startPlain, stopChild, table } from "./support/Common.js"
 import { allProcesses, cpuMicros, statOf } from "./support/Proc.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
@@ -84,6 +85,19 @@ const statusesOf = (r: Result) => {
   const codes = Object.entries(r.statusCodeStats ?? {}).filter(([code]) => !code.startsWith("2"))
   return codes.length === 0 ? "" : ` (${codes.map(([code, { count }]) => `${code}×${count}`).join(", ")})`
 }
+
+/** A scenario's figures for --json. */
+const brief = ({ result: r, serverCpu, postgresCpu }: Measured) => ({
+  reqPerSec: perSecond(r),
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  errors: r.errors + r.timeouts,
+  non2xx: r.non2xx,
+  statusCodes: r.statusCodeStats,
+  total: r.requests.total,
+  serverCpuMicrosPerRequest: serverCpu,
+  postgresCpuMicrosPerRequest: postgresCpu
+})
 
 const main = async () => {
   let database: TestDatabase | undefined
@@ -213,31 +227,17 @@ const main = async () => {
       `stream updates sent ${fmt(nodeUpdate.requests.total)}, ${stored} streams listed afterwards`,
       ""
     ]
-    process.stdout.write(out.join("\n") + "\n")
-    if (flags.json) {
-      const brief = ({ result: r, serverCpu, postgresCpu }: Measured) => ({
-        reqPerSec: perSecond(r),
-        p50: r.latency.p50,
-        p99: r.latency.p99,
-        errors: r.errors + r.timeouts,
-        non2xx: r.non2xx,
-        statusCodes: r.statusCodeStats,
-        total: r.requests.total,
-        serverCpuMicrosPerRequest: serverCpu,
-        postgresCpuMicrosPerRequest: postgresCpu
-      })
-      process.stdout.write(JSON.stringify({
-        plainWhoami: brief(plainMeasured),
-        whoami: brief(whoamiMeasured),
-        streamUpdate: brief(updateMeasured),
-        idleRssMb: idle.rss,
-        rssAfterMb: after.rss,
-        peakRssMb: after.peak,
-        ratio,
-        loadBefore,
-        loadAfter
-      }, null, 2) + "\n")
-    }
+    printReport(out, flags.json ? {
+      plainWhoami: brief(plainMeasured),
+      whoami: brief(whoamiMeasured),
+      streamUpdate: brief(updateMeasured),
+      idleRssMb: idle.rss,
+      rssAfterMb: after.rss,
+      peakRssMb: after.peak,
+      ratio,
+      loadBefore,
+      loadAfter
+    } : undefined)
   } finally {
     await cleanUp()
   }

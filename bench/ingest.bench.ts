@@ -14,6 +14,7 @@
  */
 import * as os from "node:os"
 import { parseArgs } from "node:util"
+import { printReport, targetTable } from "./support/BenchRun.js"
 import { cleanUpOnSignal, fmt, log, startPlain, stopChild, table } from "./support/Common.js"
 import { sendEvents, type Sent } from "./support/IngestLoad.js"
 import { countLanded, marketEvent, prepareClipwright } from "./support/IngestSetup.js"
@@ -76,6 +77,22 @@ const cpuPerEvent = (route: Route, who: "server" | "postgres" = "server") =>
 const durable = (route: Route) =>
   route.landed.events === route.acceptedInAll && route.landed.jobs === 2 * route.acceptedInAll &&
   route.landed.repeatedEventIds === 0
+
+/** A route's figures for --json. */
+const brief = (route: Route) => ({
+  acceptedPerSec: perSecond(route),
+  answers: route.sent.answers,
+  accepted: route.sent.accepted,
+  failures: route.sent.failures,
+  p50Ms: route.sent.p50Ms,
+  p99Ms: route.sent.p99Ms,
+  ...route.watched,
+  sendersCpuPct: route.sendersCpuPct,
+  seconds: route.sent.seconds,
+  acceptedInAll: route.acceptedInAll,
+  landed: route.landed,
+  durable: durable(route)
+})
 
 const main = async () => {
   let database: TestDatabase | undefined
@@ -145,7 +162,7 @@ const main = async () => {
       table(["route", "accepted/s", "p50 ms", "p99 ms", "server CPU %", "PostgreSQL CPU %", "senders CPU %",
         "RSS start → peak", "failures"], rows),
       "",
-      table(["target (clipwright)", ""], targets.map(([name, met]) => [name, met ? "met" : "NOT MET"])),
+      targetTable(targets, "target (clipwright)"),
       "",
       `clipwright / yardstick: x${fmt(ratio, 2)} the accepted events/s; server CPU per accepted event ` +
       `${fmt(cpuPerEvent(clipwright))} µs vs ${fmt(cpuPerEvent(yardstick))} µs, PostgreSQL CPU per event ` +
@@ -154,32 +171,15 @@ const main = async () => {
       durability(clipwright),
       ""
     ]
-    process.stdout.write(out.join("\n") + "\n")
-    if (flags.json) {
-      const brief = (route: Route) => ({
-        acceptedPerSec: perSecond(route),
-        answers: route.sent.answers,
-        accepted: route.sent.accepted,
-        failures: route.sent.failures,
-        p50Ms: route.sent.p50Ms,
-        p99Ms: route.sent.p99Ms,
-        ...route.watched,
-        sendersCpuPct: route.sendersCpuPct,
-        seconds: route.sent.seconds,
-        acceptedInAll: route.acceptedInAll,
-        landed: route.landed,
-        durable: durable(route)
-      })
-      process.stdout.write(JSON.stringify({
-        senders, duration, warmup,
-        yardstick: brief(yardstick),
-        clipwright: brief(clipwright),
-        ratio,
-        targets: Object.fromEntries(targets.map(([name, met]) => [name, met])),
-        loadBefore,
-        loadAfter
-      }, null, 2) + "\n")
-    }
+    printReport(out, flags.json ? {
+      senders, duration, warmup,
+      yardstick: brief(yardstick),
+      clipwright: brief(clipwright),
+      ratio,
+      targets: Object.fromEntries(targets),
+      loadBefore,
+      loadAfter
+    } : undefined)
   } finally {
     await cleanUp()
   }

@@ -2,8 +2,10 @@ import { Layer } from "effect"
 import { WorkspaceAllowanceEntityLive } from "../src/renders/allowance/WorkspaceAllowanceEntityLive.js"
 import { BrandEntityLive } from "../src/brands/BrandEntityLive.js"
 import { ChannelEntityLive } from "../src/channels/ChannelEntityLive.js"
+import { HandOverEntityLive } from "../src/channels/handover/HandOverEntityLive.js"
 import { MessageRetentionLive } from "./MessageRetention.js"
 import { ExportEntityLive } from "../src/renders/exports/ExportEntityLive.js"
+import { PostListEntityLive } from "../src/queues/PostListEntityLive.js"
 import { RenderRunnerEntityLive } from "../src/renders/jobs/RenderRunnerEntityLive.js"
 import { StreamEntityLive } from "../src/streams/StreamEntityLive.js"
 
@@ -12,8 +14,10 @@ export const EntitiesLive = Layer.mergeAll(
   StreamEntityLive,
   BrandEntityLive,
   ChannelEntityLive,
+  HandOverEntityLive,
   WorkspaceAllowanceEntityLive,
   RenderRunnerEntityLive,
   ExportEntityLive,
+  PostListEntityLive,
   MessageRetentionLive
 )

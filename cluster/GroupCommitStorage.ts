@@ -11,6 +11,7 @@ import {
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer } from "effect"
 import { groupCommit } from "../src/sql/GroupCommit.js"
+import { waitingOutOutage } from "../src/sql/OutageRetries.js"
 
 const withoutHandlers = (storage: MessageStorage.MessageStorage["Type"]) => {
   const { registerReplyHandler: _r, unregisterReplyHandler: _u, unregisterShardReplyHandlers: _s, ...rest } = storage
@@ -116,7 +117,8 @@ const make = Effect.gen(function*() {
           UPDATE ${messages} m SET processed = TRUE, last_reply_id = input.id FROM input WHERE m.request_id = input.request_id
         )
         INSERT INTO ${replies} (id, kind, request_id, payload, sequence)
-        SELECT id, 0, request_id, payload, NULL FROM input`.pipe(Effect.map(() => rows.map(() => undefined)))
+        SELECT id, 0, request_id, payload, NULL FROM input
+        ON CONFLICT DO NOTHING`.pipe(Effect.map(() => rows.map(() => undefined)))
   })
 
   const saveChunk = (reply: Reply.ChunkEncoded<any>) =>
@@ -125,12 +127,15 @@ const make = Effect.gen(function*() {
         UPDATE ${messages} SET last_reply_id = ${reply.id} WHERE id = ${reply.requestId}
       )
       INSERT INTO ${replies} (id, kind, request_id, payload, sequence)
-      VALUES (${reply.id}, NULL, ${reply.requestId}, ${JSON.stringify(reply.values)}, ${reply.sequence})`
+      VALUES (${reply.id}, NULL, ${reply.requestId}, ${JSON.stringify(reply.values)}, ${reply.sequence})
+      ON CONFLICT DO NOTHING`
 
+  // A reply that cannot be saved while the database is down is saved once it is back: failing it would make the
+  // library restart the entity that answered and run its handler again. Saving one twice changes nothing.
   const saveReply = (reply: Reply.ReplyWithContext<any>) =>
     Reply.serialize(reply).pipe(
       Effect.flatMap((encoded) =>
-        (encoded._tag === "WithExit" ? saveFinalReplies(encoded) : saveChunk(encoded)).pipe(persistence)
+        (encoded._tag === "WithExit" ? saveFinalReplies(encoded) : saveChunk(encoded)).pipe(waitingOutOutage, persistence)
       ),
       Effect.asVoid,
       Effect.withTracerEnabled(false)

@@ -10,6 +10,11 @@ import m0009 from "./0009_subscriptions.js"
 import m0010 from "./0010_credentials.js"
 import m0011 from "./0011_ingest.js"
 import m0012 from "./0012_pipeline.js"
+import m0013 from "./0013_handover.js"
+import m0014 from "./0014_queues.js"
+import m0015 from "./0015_template_clearances.js"
+import m0016 from "./0016_trace_parent.js"
+import m0017 from "./0017_sweeps.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -24,5 +29,10 @@ export const migrations = {
   "0009_subscriptions": m0009,
   "0010_credentials": m0010,
   "0011_ingest": m0011,
-  "0012_pipeline": m0012
+  "0012_pipeline": m0012,
+  "0013_handover": m0013,
+  "0014_queues": m0014,
+  "0015_template_clearances": m0015,
+  "0016_trace_parent": m0016,
+  "0017_sweeps": m0017
 }

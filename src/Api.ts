@@ -5,6 +5,8 @@ import { BrandsApi } from "./brands/BrandsApi.js"
 import { ChannelsApi } from "./channels/ChannelsApi.js"
 import { ConnectorApi } from "./channels/ConnectorApi.js"
 import { ConnectionsApi, CredentialsApi } from "./channels/CredentialsApi.js"
+import { ReceiptsApi } from "./channels/handover/ReceiptsApi.js"
+import { DeliveriesApi } from "./deliveries/DeliveriesApi.js"
 import { FeedsAdminApi } from "./feeds/FeedsAdminApi.js"
 import { FeedsApi } from "./feeds/FeedsApi.js"
 import { documentEnvelope } from "./http/OpenApiEnvelope.js"
@@ -20,6 +22,7 @@ import { BroadcastApi } from "./ingest/BroadcastApi.js"
 import { FeedIngestApi } from "./ingest/FeedIngestApi.js"
 import { StreamSendApi } from "./ingest/StreamSendApi.js"
 import { MediaApi, MediaPreviewApi } from "./media/MediaApi.js"
+import { PostListsApi } from "./queues/PostListsApi.js"
 import { StorageApi } from "./media/StorageApi.js"
 import { AdminLimitsApi } from "./renders/allowance/AdminLimitsApi.js"
 import { AssetFilesApi } from "./renders/clips/AssetFilesApi.js"
@@ -68,6 +71,9 @@ export class ClipwrightApi extends HttpApi.make("clipwright")
   .add(JobActionsApi)
   .add(ApprovalsApi)
   .add(PostPackagesApi)
+  .add(ReceiptsApi)
+  .add(DeliveriesApi)
+  .add(PostListsApi)
   .addError(Unauthenticated)
   .addError(Forbidden)
   .addError(Internal)

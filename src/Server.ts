@@ -16,6 +16,7 @@ import {
 import { JobRepo } from "./channels/jobs/JobRepo.js"
 import { CredentialsLive } from "./channels/CredentialsHttp.js"
 import { AppConfig } from "./Config.js"
+import { DeliveriesLive } from "./deliveries/DeliveriesLive.js"
 import { FeedsLive } from "./feeds/FeedsLive.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { IdentityLive } from "./identity/IdentityLive.js"
@@ -24,7 +25,10 @@ import { JobViewsLive } from "./jobs/JobViewsLive.js"
 import { PipelineViewsLive } from "./jobs/PipelineViewsLive.js"
 import { DecisionsLive } from "./jobs/DecisionsLive.js"
 import { MediaLive } from "./media/MediaLive.js"
+import { MetricsExportLive } from "./observability/MetricsExport.js"
+import { MetricsSamplerLive } from "./observability/MetricsSampler.js"
 import { TracingLive } from "./observability/Tracing.js"
+import { PostListMediaHoldersLive, PostListsLive } from "./queues/PostListsLive.js"
 import { RenderedClipNeeds } from "./renders/clips/RenderedClipNeeds.js"
 import { RendersLive } from "./renders/RendersLive.js"
 import { DatabaseLive } from "./sql/Database.js"
@@ -34,13 +38,16 @@ import { StreamsLive } from "./streams/StreamsLive.js"
 import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
 
-/** Every area, each standing on the ones below it (identity and templates at the bottom, ingest at the top). */
-const AreasLive = Layer.mergeAll(IngestLive, DecisionsLive, PipelineViewsLive, JobViewsLive).pipe(
+/** Every area, each standing on the ones below it (identity and templates at the bottom, post lists at the top). */
+const AreasLive = PostListsLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(IngestLive, DecisionsLive, PipelineViewsLive, JobViewsLive, DeliveriesLive)),
   Layer.provideMerge(Layer.mergeAll(ChannelsLive, CredentialsLive)),
   Layer.provideMerge(FeedsLive),
   Layer.provideMerge(RendersLive),
   Layer.provideMerge(BrandsLive),
   Layer.provideMerge(MediaLive),
+  // Media asks what holds a file: scheduled posts laid over brand slots.
+  Layer.provideMerge(PostListMediaHoldersLive),
   Layer.provideMerge(BrandMediaHoldersLive),
   Layer.provideMerge(Layer.mergeAll(StreamsLive, TemplatesLive, SystemHttpLive)),
   Layer.provideMerge(IdentityLive),
@@ -70,10 +77,10 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
 }))
 
 /** One node: HTTP API and the cluster runner hosting every entity, over SQL and file storage. The only composition root. */
-export const NodeLive = Layer.mergeAll(HttpLive, EntitiesLive).pipe(
+export const NodeLive = Layer.mergeAll(HttpLive, EntitiesLive, MetricsSamplerLive).pipe(
   Layer.provide(AreasLive),
   Layer.provideMerge(Layer.merge(LocalBlobStorage.layer, DrawingRenderer.layer)),
   Layer.provideMerge(ClusterLive),
   Layer.provideMerge(DatabaseLive),
-  Layer.provide(TracingLive)
+  Layer.provide(Layer.merge(TracingLive, MetricsExportLive))
 )

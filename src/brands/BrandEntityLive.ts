@@ -8,6 +8,7 @@ import { BrandRepo } from "./BrandRepo.js"
 import { BrandEntity } from "./BrandEntity.js"
 import { BrandWearers } from "./BrandWearers.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { withOutageRetries } from "../sql/OutageRetries.js"
 
 export const BrandEntityLive = BrandEntity.toLayer(
   Effect.gen(function*() {
@@ -27,7 +28,7 @@ export const BrandEntityLive = BrandEntity.toLayer(
         Effect.flatMap(Option.match({ onNone: () => Effect.fail(notFound()), onSome: Effect.succeed }))
       )
 
-    return BrandEntity.of({
+    return BrandEntity.of(withOutageRetries({
       Create: ({ payload }) =>
         Effect.gen(function*() {
           const { enabled, name, style, workspaceId } = payload
@@ -113,7 +114,7 @@ export const BrandEntityLive = BrandEntity.toLayer(
           (remove) => repo.withTransaction(remove),
           Effect.withSpan("Brand.delete", { attributes: { brandId } })
         )
-    })
+    }))
   }),
   { maxIdleTime: "5 minutes" }
 )

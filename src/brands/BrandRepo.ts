@@ -1,14 +1,9 @@
-import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
+import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
+import { type NameTaken, nameTakenOnUnique, transactionOrDie } from "../sql/Unique.js"
 import { BrandRecord, type BrandWrite } from "./BrandRecord.js"
 import type { BrandStyle } from "./BrandStyle.js"
-
-/** Another live brand of the workspace holds the name (the unique index said so). */
-export class NameTaken extends Schema.TaggedError<NameTaken>()("NameTaken", {}) {}
-
-const isUniqueViolation = (e: SqlError.SqlError) =>
-  typeof e.cause === "object" && e.cause !== null && "code" in e.cause && e.cause.code === "23505"
 
 const columns = "id, workspace_id, name, enabled, style, created_at, updated_at, deleted_at"
 
@@ -105,16 +100,9 @@ const make = Effect.gen(function*() {
       id: string,
       w: BrandWrite
     ): Effect.Effect<Option.Option<BrandRecord>, NameTaken> =>
-      update(BrandRecord.update.make({ id, workspaceId, ...w })).pipe(
-        Effect.catchAll((e) =>
-          e instanceof SqlError.SqlError && isUniqueViolation(e) ? Effect.fail(new NameTaken()) : Effect.die(e)
-        )
-      ),
+      nameTakenOnUnique(update(BrandRecord.update.make({ id, workspaceId, ...w }))),
     markDeleted: (workspaceId: WorkspaceId, id: string) => Effect.orDie(markDeleted({ workspaceId, id })),
-    withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(
-        Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, Effect.die)
-      )
+    withTransaction: transactionOrDie(sql)
   }
 })
 

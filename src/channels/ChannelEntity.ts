@@ -6,6 +6,7 @@ import { WorkspaceId } from "../domain/Principal.js"
 import { RenderJobState } from "../renders/jobs/RenderJob.js"
 import { UpdateChannelBody } from "./Channel.js"
 import { ChannelConfig } from "./ChannelRecord.js"
+import { PostChanges } from "./handover/DeliveryRecord.js"
 import { ChangeSubscriptionBody } from "./Subscription.js"
 import { NewSubscription } from "./SubscriptionRecord.js"
 
@@ -103,16 +104,21 @@ export class StartJob extends Schema.Class<StartJob>("Channel/StartJob")({
   }
 }
 
-/** The render a job of this channel waits on ended (sent by the render's end, at least once). */
+/**
+ * The render a job of this channel waits on ended (sent by the render's end, at least once). `round` is set when a
+ * sweep tells a job again (UnheardRenderEnds.ts): a new message, not the first one's answer.
+ */
 export class JobRenderEnded extends Schema.Class<JobRenderEnded>("Channel/JobRenderEnded")({
   workspaceId: WorkspaceId,
   jobId: Schema.String,
   renderJobId: Schema.String,
   state: RenderJobState,
-  error: Schema.NullOr(Schema.String)
+  error: Schema.NullOr(Schema.String),
+  round: Schema.optional(Schema.Number)
 }) {
   [PrimaryKey.symbol]() {
-    return `render-ended:${this.jobId}:${this.renderJobId}`
+    const first = `render-ended:${this.jobId}:${this.renderJobId}`
+    return this.round === undefined ? first : `${first}:${this.round}`
   }
 }
 
@@ -139,6 +145,42 @@ export class CancelJob extends Schema.Class<CancelJob>("Channel/CancelJob")({
   }
 }
 
+/** A change to a job's published post, sent on to its receiver as a signed `post.update`. */
+export class UpdateJob extends Schema.Class<UpdateJob>("Channel/UpdateJob")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  jobId: Schema.String,
+  changes: PostChanges
+}) {
+  [PrimaryKey.symbol]() {
+    return `update-job:${this.requestId}`
+  }
+}
+
+/** Asks the receiver to remove a job's published post (`post.delete`). */
+export class DeleteJob extends Schema.Class<DeleteJob>("Channel/DeleteJob")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  jobId: Schema.String
+}) {
+  [PrimaryKey.symbol]() {
+    return `delete-job:${this.requestId}`
+  }
+}
+
+/** A new job repeating a published one on the same channel. */
+export class RepostJob extends Schema.Class<RepostJob>("Channel/RepostJob")({
+  requestId: Schema.String,
+  workspaceId: WorkspaceId,
+  jobId: Schema.String
+}) {
+  [PrimaryKey.symbol]() {
+    return `repost-job:${this.requestId}`
+  }
+}
+
+const Queued = Schema.Struct({ ok: Schema.Literal(true), queued: Schema.Number })
+
 /**
  * One entity per channel id (ULIDs, global), the only writer of its `channels` row, its subscriptions, and its jobs'
  * moves after ingest created them (with their posts and approvals).
@@ -154,7 +196,9 @@ export const ChannelEntity = Entity.make("Channel", [
   }),
   Rpc.make("Unsubscribe", { payload: Unsubscribe, error: NotFound }),
   Rpc.make("StreamTemplateChanged", { payload: StreamTemplateChanged, success: Schema.Number }),
-  Rpc.make("StartJob", { payload: StartJob }),
+  // The dispatcher waits for a start only so long (JobDispatcher.ts); a caller giving up must not cancel the start, as
+  // an interrupted client's call otherwise does in @effect/cluster (it sends the handler an interrupt).
+  Rpc.make("StartJob", { payload: StartJob }).annotate(ClusterSchema.Uninterruptible, "client"),
   Rpc.make("JobRenderEnded", { payload: JobRenderEnded }),
   Rpc.make("DecideApproval", {
     payload: DecideApproval,
@@ -164,6 +208,13 @@ export const ChannelEntity = Entity.make("Channel", [
   Rpc.make("CancelJob", {
     payload: CancelJob,
     success: Schema.Struct({ ok: Schema.Literal(true), cancelledPosts: Schema.Number, renderStopped: Schema.Boolean }),
+    error: Schema.Union(NotFound, Conflict)
+  }),
+  Rpc.make("UpdateJob", { payload: UpdateJob, success: Queued, error: Schema.Union(NotFound, Conflict) }),
+  Rpc.make("DeleteJob", { payload: DeleteJob, success: Queued, error: Schema.Union(NotFound, Conflict) }),
+  Rpc.make("RepostJob", {
+    payload: RepostJob,
+    success: Schema.Struct({ ok: Schema.Literal(true), postGroupId: Schema.String }),
     error: Schema.Union(NotFound, Conflict)
   })
 ]).annotateRpcs(ClusterSchema.Persisted, true)

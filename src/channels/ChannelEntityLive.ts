@@ -8,7 +8,9 @@ import { ChannelRepo } from "./ChannelRepo.js"
 import { nameInUse, resolveConfig } from "./ChannelRules.js"
 import { decisionHandlers } from "./jobs/DecisionHandlers.js"
 import { jobHandlers } from "./jobs/JobHandlers.js"
+import { postActions } from "./jobs/PostActions.js"
 import { subscriptionHandlers } from "./SubscriptionEntityHandlers.js"
+import { withOutageRetries } from "../sql/OutageRetries.js"
 
 export const ChannelEntityLive = ChannelEntity.toLayer(
   Effect.gen(function*() {
@@ -21,6 +23,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
     const subscriptions = yield* subscriptionHandlers
     const jobs = yield* jobHandlers
     const decisions = yield* decisionHandlers
+    const published = yield* postActions
     const notFound = () => new NotFound({ message: `No channel ${channelId}.` })
 
     // Every write holds the brand it leaves the channel wearing, so no channel is left wearing a deleted brand.
@@ -33,7 +36,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         onSome: () => Effect.void
       }))
 
-    return ChannelEntity.of({
+    return ChannelEntity.of(withOutageRetries({
       Create: ({ payload }) =>
         Effect.gen(function*() {
           const { config, requestId, workspaceId } = payload
@@ -113,8 +116,17 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         ),
 
       CancelJob: ({ payload }) =>
-        decisions.cancel(payload).pipe(Effect.withSpan("Channel.cancelJob", { attributes: { channelId, jobId: payload.jobId } }))
-    })
+        decisions.cancel(payload).pipe(Effect.withSpan("Channel.cancelJob", { attributes: { channelId, jobId: payload.jobId } })),
+
+      UpdateJob: ({ payload }) =>
+        published.update(payload).pipe(Effect.withSpan("Channel.updateJob", { attributes: { channelId, jobId: payload.jobId } })),
+
+      DeleteJob: ({ payload }) =>
+        published.remove(payload).pipe(Effect.withSpan("Channel.deleteJob", { attributes: { channelId, jobId: payload.jobId } })),
+
+      RepostJob: ({ payload }) =>
+        published.repost(payload).pipe(Effect.withSpan("Channel.repostJob", { attributes: { channelId, jobId: payload.jobId } }))
+    }))
   }),
   { maxIdleTime: "5 minutes" }
 )

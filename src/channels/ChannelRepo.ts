@@ -1,13 +1,8 @@
-import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
+import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
+import { nameTakenOnUnique, transactionOrDie } from "../sql/Unique.js"
 import { ChannelConfig, ChannelRecord, ChannelRow } from "./ChannelRecord.js"
-
-/** Another live channel of the workspace holds the name (the unique index said so). */
-export class NameTaken extends Schema.TaggedError<NameTaken>()("NameTaken", {}) {}
-
-const isUniqueViolation = (e: SqlError.SqlError) =>
-  typeof e.cause === "object" && e.cause !== null && "code" in e.cause && e.cause.code === "23505"
 
 const columns = "c.id, c.workspace_id, c.name, c.surface, c.ratio, c.locale, c.brand_id, c.enabled, c.approval, " +
   "c.deliver_by_email, c.deliver_by_webhook, c.posting, c.syndicates, c.syndication_token, c.create_request_id, " +
@@ -91,10 +86,6 @@ const make = Effect.gen(function*() {
           AND name = ${name} AND id <> ${exceptId} LIMIT 1`
   })
 
-  const nameTakenOnUnique = <A>(effect: Effect.Effect<A, SqlError.SqlError | unknown>) =>
-    Effect.catchAll(effect, (e) =>
-      e instanceof SqlError.SqlError && isUniqueViolation(e) ? Effect.fail(new NameTaken()) : Effect.die(e))
-
   return {
     /** The workspace's live channel with the brand it wears. */
     findLive: (workspaceId: WorkspaceId, id: string) => Effect.orDie(findLive({ workspaceId, id })),
@@ -116,10 +107,7 @@ const make = Effect.gen(function*() {
      * before counting its channels) then waits for the channel write, or the write finds the brand gone.
      */
     lockBrand: (workspaceId: WorkspaceId, id: string) => Effect.orDie(lockBrand({ workspaceId, id })),
-    withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(
-        Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, Effect.die)
-      ),
+    withTransaction: transactionOrDie(sql),
     /** None when there was no live channel. */
     markDeleted: (workspaceId: WorkspaceId, id: string) => Effect.orDie(markDeleted({ workspaceId, id }))
   }

@@ -8,6 +8,7 @@ import {
   UnknownFormat,
   UnknownSource,
   UnknownStream,
+  TemplateNotApproved,
   UnknownTemplate
 } from "../domain/Errors.js"
 import { Authentication } from "../http/Security.js"
@@ -90,6 +91,7 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .addError(UnknownFormat)
       .addError(UnknownStream)
       .addError(UnknownTemplate)
+      .addError(TemplateNotApproved)
       .annotate(OpenApi.Summary, "Subscribe a channel")
       .annotate(
         OpenApi.Description,
@@ -99,7 +101,7 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
           "be a full major.minor.patch, else 400; a variant or build that does not exist: 404 `unknown_template`). " +
           "A QUEUE subscription pins nothing. The same input twice: 409. A feed not offered to the workspace or " +
           "switched off: 403 naming it. Unknown source, format or stream: 404 `unknown_source`, `unknown_format`, " +
-          "`unknown_stream`. Post lists do not exist yet, so every `queueId` is 404. Answers the channel with the " +
+          "`unknown_stream`. A `queueId` that is not a post list of the workspace: 404. Answers the channel with the " +
           "new subscription."
       )
   )

@@ -27,22 +27,19 @@ const reaching = `FROM channel_subscriptions s JOIN channels c ON c.id = s.chann
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const forStream = SqlSchema.findAll({
-    Request: Schema.Struct({ workspaceId: WorkspaceId, streamId: Schema.String }),
-    Result: ChannelMatch,
-    execute: ({ streamId, workspaceId }) =>
-      sql`SELECT ${sql.unsafe(matchColumns)} ${sql.unsafe(reaching)}
-            AND s.workspace_id = ${workspaceId} AND s.kind = 'STREAM' AND s.stream_id = ${streamId}
-          ORDER BY c.created_at, c.id`
-  })
-  const forFeed = SqlSchema.findAll({
-    Request: Schema.Struct({ workspaceId: WorkspaceId, feedId: Schema.String }),
-    Result: ChannelMatch,
-    execute: ({ feedId, workspaceId }) =>
-      sql`SELECT ${sql.unsafe(matchColumns)} ${sql.unsafe(reaching)}
-            AND s.workspace_id = ${workspaceId} AND s.kind = 'BROADCAST' AND s.feed_id = ${feedId}
-          ORDER BY c.created_at, c.id`
-  })
+  // One query per kind of input, each on the subscription column that names the input.
+  const reachedBy = (kind: "STREAM" | "BROADCAST" | "QUEUE", column: "stream_id" | "feed_id" | "queue_id") =>
+    SqlSchema.findAll({
+      Request: Schema.Struct({ workspaceId: WorkspaceId, inputId: Schema.String }),
+      Result: ChannelMatch,
+      execute: ({ inputId, workspaceId }) =>
+        sql`SELECT ${sql.unsafe(matchColumns)} ${sql.unsafe(reaching)}
+              AND s.workspace_id = ${workspaceId} AND s.kind = ${kind} AND s.${sql(column)} = ${inputId}
+            ORDER BY c.created_at, c.id`
+    })
+  const forStream = reachedBy("STREAM", "stream_id")
+  const forFeed = reachedBy("BROADCAST", "feed_id")
+  const forQueue = reachedBy("QUEUE", "queue_id")
   const feedAudience = SqlSchema.findAll({
     Request: Schema.String,
     Result: Schema.Struct({ workspaceId: WorkspaceId }),
@@ -52,9 +49,11 @@ const make = Effect.gen(function*() {
   })
   return {
     /** The workspace's channels an event on the stream reaches. */
-    forStream: (workspaceId: WorkspaceId, streamId: string) => Effect.orDie(forStream({ workspaceId, streamId })),
+    forStream: (workspaceId: WorkspaceId, streamId: string) => Effect.orDie(forStream({ workspaceId, inputId: streamId })),
     /** The workspace's channels a feed event reaches (whether the feed is on is the feeds area's to say). */
-    forFeed: (workspaceId: WorkspaceId, feedId: string) => Effect.orDie(forFeed({ workspaceId, feedId })),
+    forFeed: (workspaceId: WorkspaceId, feedId: string) => Effect.orDie(forFeed({ workspaceId, inputId: feedId })),
+    /** The workspace's channels a post list's fired post reaches (each post pins its own variant and version). */
+    forQueue: (workspaceId: WorkspaceId, queueId: string) => Effect.orDie(forQueue({ workspaceId, inputId: queueId })),
     /** Every workspace with at least one channel a feed event would reach: where a broadcast goes. */
     feedAudience: (feedId: string) =>
       Effect.map(Effect.orDie(feedAudience(feedId)), (rows) => rows.map((row) => row.workspaceId))

@@ -16,6 +16,8 @@ export class SubscriptionRecord extends Model.Class<SubscriptionRecord>("Subscri
   feedId: Schema.NullOr(Schema.String),
   streamId: Schema.NullOr(Schema.String),
   queueId: Schema.NullOr(Schema.String),
+  /** The post list's name as it is now (read with the row; a list deleted meanwhile has none). */
+  queueName: Model.FieldExcept("insert", "update", "jsonCreate", "jsonUpdate")(Schema.NullOr(Schema.String)),
   templateId: Schema.NullOr(Schema.String),
   templateVariant: Schema.NullOr(Schema.String),
   templateVersion: Schema.NullOr(Schema.String),

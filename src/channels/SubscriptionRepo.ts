@@ -1,11 +1,13 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
 import { NewSubscription, SubscriptionRecord, SubscriptionState } from "./SubscriptionRecord.js"
 
+// A QUEUE subscription shows its list's name as it is now, so a renamed list needs no write here.
 const columns = "s.id, s.workspace_id, s.channel_id, s.kind, s.input_key, s.source_slug, s.format_slug, s.feed_id, " +
   "s.stream_id, s.queue_id, s.template_id, s.template_variant, s.template_version, s.enabled, s.create_request_id, " +
-  "s.created_at, s.updated_at"
+  "s.created_at, s.updated_at, (SELECT q.name FROM queues q WHERE q.id = s.queue_id " +
+  "AND q.workspace_id = s.workspace_id AND q.deleted_at IS NULL) AS queue_name"
 
 const OfChannel = Schema.Struct({ workspaceId: WorkspaceId, channelId: Schema.String })
 const OfSubscription = Schema.Struct({ workspaceId: WorkspaceId, channelId: Schema.String, id: Schema.String })
@@ -35,6 +37,12 @@ const make = Effect.gen(function*() {
     execute: ({ channelId, inputKey, workspaceId }) =>
       sql`SELECT ${sql.unsafe(columns)} FROM channel_subscriptions s
           WHERE s.workspace_id = ${workspaceId} AND s.channel_id = ${channelId} AND s.input_key = ${inputKey}`
+  })
+  const liveQueue = SqlSchema.findOne({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, queueId: Schema.String }),
+    Result: Returned,
+    execute: ({ queueId, workspaceId }) =>
+      sql`SELECT id FROM queues WHERE id = ${queueId} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
   const insert = SqlSchema.findOne({
     Request: SubscriptionRecord.insert,
@@ -81,6 +89,9 @@ const make = Effect.gen(function*() {
       Effect.orDie(findOne({ workspaceId, channelId, id })),
     findInput: (workspaceId: WorkspaceId, channelId: string, inputKey: string) =>
       Effect.orDie(findInput({ workspaceId, channelId, inputKey })),
+    /** Whether the workspace has this live post list (what a QUEUE subscription names). */
+    queueExists: (workspaceId: WorkspaceId, queueId: string) =>
+      liveQueue({ workspaceId, queueId }).pipe(Effect.map(Option.isSome), Effect.orDie),
     /** None when the channel already has this input (or the id exists). */
     insert: (workspaceId: WorkspaceId, channelId: string, sub: NewSubscription, createRequestId: string) =>
       Effect.orDie(insert(SubscriptionRecord.insert.make({

@@ -1,5 +1,6 @@
 import { Effect, Either } from "effect"
-import { detailAt, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import { detailAt, SchemaValidation } from "../domain/Errors.js"
+import { type BuildFields, refusedBuild } from "../templates/BuildRefusal.js"
 import { isExactVersion, resolveBuild } from "../templates/TemplateRegistry.js"
 import type { Subscription } from "./Subscription.js"
 import type { SubscriptionRecord } from "./SubscriptionRecord.js"
@@ -8,6 +9,9 @@ export interface Pins {
   readonly templateVariant: string | null
   readonly templateVersion: string | null
 }
+
+/** The template is the stream's or the feed's, not a field of the subscription: only the pins are pointed at. */
+const pinFields: BuildFields = { variant: "templateVariant", version: "templateVersion" }
 
 const refuse = (path: string, message: string, rule: string) =>
   Effect.fail(new SchemaValidation({ message, details: [detailAt([path], message, rule)] }))
@@ -39,26 +43,7 @@ export const checkPins = (
     variant: pins.templateVariant ?? inputVariant,
     version: pins.templateVersion ?? undefined
   })
-  if (Either.isRight(resolved)) return Effect.void
-  const error = resolved.left
-  switch (error._tag) {
-    case "UnknownVariant":
-      return Effect.fail(
-        new UnknownTemplate({
-          message: `Template ${templateId} has no variant "${error.variant}".`,
-          details: [detailAt(["templateVariant"], "no such variant")]
-        })
-      )
-    case "UnknownVersion":
-      return Effect.fail(
-        new UnknownTemplate({
-          message: `Template ${templateId} has no build ${error.version} of variant ${error.variant}.`,
-          details: [detailAt(["templateVersion"], "no such build")]
-        })
-      )
-    default:
-      return Effect.fail(new UnknownTemplate({ message: `Template ${templateId} is not offered.` }))
-  }
+  return Either.isRight(resolved) ? Effect.void : Effect.fail(refusedBuild(resolved.left, pinFields))
 }
 
 export const toSubscription = (row: SubscriptionRecord): Subscription => ({
@@ -68,8 +53,7 @@ export const toSubscription = (row: SubscriptionRecord): Subscription => ({
   formatSlug: row.formatSlug,
   streamId: row.streamId,
   queueId: row.queueId,
-  // Post lists arrive with a later issue; no QUEUE subscription can exist before them.
-  queueName: null,
+  queueName: row.queueName,
   feedId: row.feedId,
   templateId: row.templateId,
   templateVariant: row.templateVariant,

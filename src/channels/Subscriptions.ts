@@ -6,6 +6,7 @@ import { CurrentRequestId } from "../domain/RequestId.js"
 import { ulidForRequest } from "../domain/Ulid.js"
 import { FeedSwitches, feedBySlugs } from "../feeds/FeedSwitches.js"
 import { Streams } from "../streams/Streams.js"
+import { TemplateClearance } from "../templates/TemplateClearance.js"
 import { ChannelEntity } from "./ChannelEntity.js"
 import { Channels } from "./Channels.js"
 import type { AddSubscriptionBody, ChangeSubscriptionBody } from "./Subscription.js"
@@ -38,6 +39,7 @@ const make = Effect.gen(function*() {
   const feeds = yield* FeedSwitches
   const streams = yield* Streams
   const entity = yield* ChannelEntity.client
+  const clearance = yield* TemplateClearance
   const requestId = FiberRef.get(CurrentRequestId)
 
   const inputOf = (workspaceId: WorkspaceId, body: AddSubscriptionBody) => {
@@ -71,12 +73,17 @@ const make = Effect.gen(function*() {
           return { ...none, inputKey, streamId, templateId: templateId.value, inputVariant: undefined }
         })
       case "QUEUE":
-        return Effect.fail(
-          new NotFound({
-            message: `No post list ${body.queueId}: post lists do not exist yet, so no QUEUE subscription can be made.`,
-            details: [detailAt(["queueId"], "no such post list")]
-          })
-        )
+        return Effect.gen(function*() {
+          const queueId = body.queueId ?? ""
+          if (!(yield* repo.queueExists(workspaceId, queueId))) {
+            return yield* new NotFound({
+              message: `No post list ${queueId}.`,
+              details: [detailAt(["queueId"], "no such post list")]
+            })
+          }
+          // The input fixes no template: each post of the list chooses its own.
+          return { ...none, inputKey: `queue:${queueId}`, queueId, templateId: null, inputVariant: undefined }
+        })
     }
   }
 
@@ -87,6 +94,9 @@ const make = Effect.gen(function*() {
       const input = yield* inputOf(workspaceId, body)
       const pins = { templateVariant: body.templateVariant ?? null, templateVersion: body.templateVersion ?? null }
       yield* checkPins(body.kind, input.templateId, input.inputVariant, pins)
+      if (input.templateId !== null) {
+        yield* clearance.requireCleared(workspaceId, input.templateId, [body.kind === "STREAM" ? "streamId" : "formatSlug"])
+      }
       const currentRequest = yield* requestId
       const existing = yield* repo.findInput(workspaceId, channelId, input.inputKey)
       // A retried request (same x-request-id) finds what its first attempt added.

@@ -52,11 +52,24 @@ const parse = (text: string): { readonly ok: true; readonly value: unknown } | {
   }
 }
 
+const EMPTY_MESSAGE = "The body is empty but its Content-Type says JSON; to send no body, send no Content-Type."
+const NULL_MESSAGE = "The body is JSON null; send the route's object (where the body is optional, send no body)."
+const JSON_NULL = /^[ \t\r\n]*null[ \t\r\n]*$/
+
 /**
- * What a JSON body must be refused for before any route sees it: nesting the decoder cannot report on, and
- * U+0000, which PostgreSQL text and jsonb can never hold. Text that is not JSON passes: the route says malformed_json.
+ * What a JSON body must be refused for before any route sees it. The platform reads an empty body and `null` alike
+ * as null, which routes with an optional body take for "no body": so both are refused here, where they still differ.
+ * Then nesting the decoder cannot report on, and U+0000, which PostgreSQL text and jsonb can never hold. Other text
+ * that is not JSON passes: the route says malformed_json.
  */
 export const jsonBodyRefusal = (text: string): EnvelopeInput | undefined => {
+  if (text === "") {
+    return { code: "malformed_json", message: EMPTY_MESSAGE, details: [detailAt([], EMPTY_MESSAGE, "required")] }
+  }
+  if (JSON_NULL.test(text)) {
+    const detail = new ErrorDetail({ path: "", message: NULL_MESSAGE, rule: "type", expected: "object", received: "null" })
+    return { code: "schema_validation", message: NULL_MESSAGE, details: [detail] }
+  }
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {
     if (!parse(text).ok) return undefined
     const message = `JSON may not be nested deeper than ${MAX_JSON_DEPTH} levels.`

@@ -1,4 +1,4 @@
-import { HttpApiError, HttpServerError, HttpServerResponse } from "@effect/platform"
+import { HttpApiError, HttpServerError, HttpServerResponse, Multipart } from "@effect/platform"
 import { Cause, Effect, FiberRef, Option } from "effect"
 import {
   type ApiErrorLike,
@@ -10,6 +10,7 @@ import {
   toPointer
 } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
+import { databaseOutage } from "./DatabaseOutage.js"
 
 
 export interface EnvelopeInput {
@@ -107,15 +108,40 @@ const pointerOrBody = (pointer: string) => pointer === "" ? "the body:" : `${poi
 
 const isBodyTooLarge = (e: HttpServerError.RequestError) => /max|exceed|too large/i.test(String(e.cause))
 
-const fromRequestError = (e: HttpServerError.RequestError): EnvelopeInput =>
-  isBodyTooLarge(e)
-    ? { code: "payload_too_large", message: "The request body is over this route's size limit." }
-    : e.cause instanceof SyntaxError
-    ? { code: "malformed_json", message: `The request body is not JSON: ${e.cause.message}` }
-    : { code: "malformed_json", message: "The request body could not be read." }
+/** The whole body is at fault: its detail points at the document (SPEC "Errors": every 400 names a path). */
+const wholeBody = (message: string) => [new ErrorDetail({ path: "", message })]
+
+const fromRequestError = (e: HttpServerError.RequestError): EnvelopeInput => {
+  if (isBodyTooLarge(e)) return { code: "payload_too_large", message: "The request body is over this route's size limit." }
+  const reason = e.cause instanceof SyntaxError ? e.cause.message : "it could not be read"
+  return { code: "malformed_json", message: `The request body is not JSON: ${reason}`, details: wholeBody(reason) }
+}
+
+/** A form body past a route's limits (parts, field or file size) is the sender's to fix, never a fault. */
+const fromMultipartError = (e: Multipart.MultipartError): EnvelopeInput =>
+  e.reason === "Parse" || e.reason === "InternalError"
+    ? { code: "schema_validation", message: "The form body could not be read.", details: wholeBody(e.reason) }
+    : { code: "payload_too_large", message: `The form body is over this route's limits (${e.reason}).` }
+
+/**
+ * The platform's multipart parser throws a TypeError of its own on a part whose header block never ends before the
+ * next boundary: the form is unreadable, which is the sender's to fix.
+ */
+const FORM_PARSER = /@effect[\\/]platform-node-shared[\\/].*multipart\.[cm]?[jt]s/
+const isFormParserCrash = (u: unknown) => u instanceof TypeError && FORM_PARSER.test(u.stack ?? "")
+const UNENDED_HEADERS = "A part's headers do not end before the next boundary."
+const formParserCrash: EnvelopeInput = {
+  code: "schema_validation",
+  message: `The form body could not be read: ${UNENDED_HEADERS}`,
+  details: wholeBody(UNENDED_HEADERS)
+}
 
 const classify = (u: unknown): Option.Option<EnvelopeInput> => {
   if (isApiError(u)) return Option.some(fromApiError(u))
+  const outage = databaseOutage(u)
+  if (outage !== undefined) return Option.some(fromApiError(outage))
+  if (u instanceof Multipart.MultipartError) return Option.some(fromMultipartError(u))
+  if (isFormParserCrash(u)) return Option.some(formParserCrash)
   if (u instanceof HttpApiError.HttpApiDecodeError) return Option.some(fromDecodeError(u))
   if (HttpServerError.isServerError(u)) {
     if (u._tag === "RouteNotFound") {
@@ -126,11 +152,31 @@ const classify = (u: unknown): Option.Option<EnvelopeInput> => {
   return Option.none()
 }
 
+/**
+ * A handler interrupted inside the node, not by its client: the platform answers such a cause with an empty 503 it
+ * adds to the cause as a defect. Seen when the node or the entity serving the request stops or loses its part of the
+ * cluster mid-request (the fault matrix's frozen node); the request may be sent again.
+ */
+const cutOffInside = (cause: Cause.Cause<unknown>) =>
+  Cause.isInterrupted(cause) && Option.exists(Cause.dieOption(cause), (defect) =>
+    HttpServerResponse.isServerResponse(defect) && defect.status === 503)
+
+const cutOff: EnvelopeInput = {
+  code: "upstream_unavailable",
+  message: "The request was cut off inside the service (a node stopping or handing its work over); retry shortly.",
+  retryAfterSeconds: 2
+}
+
 /** Turns whatever a route failed or died with into the envelope; a real fault is 500 `internal` and leaks nothing. */
 export const causeToEnvelope = (errorsBase: string, cause: Cause.Cause<unknown>) => {
   const known = Option.orElse(Cause.failureOption(cause), () => Cause.dieOption(cause)).pipe(Option.flatMap(classify))
   if (Option.isSome(known)) return envelopeResponse(errorsBase, known.value)
   if (Cause.isInterruptedOnly(cause)) return Effect.interrupt
+  if (cutOffInside(cause)) {
+    return Effect.logWarning("A request was cut off inside the node; answered 503", cause).pipe(
+      Effect.zipRight(envelopeResponse(errorsBase, cutOff))
+    )
+  }
   return Effect.logError("Unhandled fault", cause).pipe(
     Effect.zipRight(envelopeResponse(errorsBase, { code: "internal", message: "Something went wrong on our side." }))
   )

@@ -1,4 +1,5 @@
 import {
+  HttpApi,
   HttpApiBuilder,
   HttpApp,
   HttpMiddleware,
@@ -7,54 +8,51 @@ import {
   HttpTraceContext
 } from "@effect/platform"
 import { Effect, Layer, Option, type Tracer } from "effect"
+import { detailAt } from "../domain/Errors.js"
 import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
 import { jsonBodyRefusal } from "./BodyGuard.js"
+import { unclosedForm } from "./FormClosing.js"
+import { jsonOnlyRoute } from "./FormRoutes.js"
+import { boundaryOf, FORM_TYPE, JSON_TYPE, mediaTypeOf, mediaTypeRefusal, takesBody } from "./MediaType.js"
 import { causeToEnvelope, envelopeResponse, type EnvelopeInput } from "./Envelope.js"
+import { traceparentOf } from "../domain/TraceParent.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 /** Bodies beyond this are refused before they are read; file routes raise it for themselves. */
 export const JSON_BODY_LIMIT = 1024 * 1024
 
-const hasBody = (request: HttpServerRequest.HttpServerRequest) => {
-  if (request.method === "GET" || request.method === "HEAD" || request.method === "DELETE") return false
-  const length = Number(request.headers["content-length"] ?? "0")
-  return length > 0 || request.headers["transfer-encoding"] !== undefined
-}
-
-const contentType = (request: HttpServerRequest.HttpServerRequest) =>
-  (request.headers["content-type"] ?? "").toLowerCase()
-
-const contentTypeProblem = (request: HttpServerRequest.HttpServerRequest) => {
-  const type = contentType(request)
-  return hasBody(request) && type !== "" && !type.includes("application/json") && !type.includes("multipart/form-data")
-}
-
-/** The platform decodes a body without a content type as JSON too. */
-const isJsonBody = (request: HttpServerRequest.HttpServerRequest) => {
-  const type = contentType(request)
-  return hasBody(request) && (type === "" || type.includes("application/json"))
-}
+/** A JSON body, or what the platform would read as one: the empty body under a JSON Content-Type is null to it. */
+const declaresJson = (request: HttpServerRequest.HttpServerRequest) =>
+  takesBody(request.method) && mediaTypeOf(request)?.essence === JSON_TYPE
 
 /**
  * The refusals decided before any route runs. The platform caches `request.text`, so reading it here leaves it
  * for the route; a body that cannot be read is left to the route too, which reports it as usual.
  */
 const earlyRefusal = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<EnvelopeInput | undefined> => {
+  // No id or value of ours holds a NUL, and PostgreSQL refuses text with one: it is refused here, before any route
+  // could hand it to SQL (or to an entity, whose message would then fail on every delivery).
+  if (/%00/.test(request.url) || request.url.includes("\u0000")) {
+    const message = "The address holds a NUL character (%00), which no id or parameter may contain."
+    return Effect.succeed({ code: "schema_validation", message, details: [detailAt([], message, "noNul")] })
+  }
   const length = Number(request.headers["content-length"] ?? "0")
-  if (length > JSON_BODY_LIMIT && !contentType(request).includes("multipart/form-data")) {
+  if (length > JSON_BODY_LIMIT && mediaTypeOf(request)?.essence !== FORM_TYPE) {
     return Effect.succeed({ code: "payload_too_large", message: "The request body is over 1 MB." })
   }
-  if (contentTypeProblem(request)) {
-    return Effect.succeed({
-      code: "unsupported_media_type",
-      message: `Content-Type ${request.headers["content-type"]} is not accepted here; send application/json.`
-    })
-  }
-  if (!isJsonBody(request)) return Effect.succeed(undefined)
+  const typeRefusal = mediaTypeRefusal(request)
+  if (typeRefusal !== undefined) return Effect.succeed(typeRefusal)
+  if (!declaresJson(request)) return Effect.succeed(undefined)
   return request.text.pipe(Effect.map(jsonBodyRefusal), Effect.orElseSucceed(() => undefined))
+}
+
+/** A multipart body's boundary, when the request has one to be read. */
+const formBoundary = (request: HttpServerRequest.HttpServerRequest) => {
+  const type = mediaTypeOf(request)
+  return takesBody(request.method) && type?.essence === FORM_TYPE ? boundaryOf(type) : undefined
 }
 
 /**
@@ -86,7 +84,7 @@ export const requestContext = (errorsBase: string) =>
       return Effect.useSpan(`http.server ${request.method}`, serverSpanOptions(request, pathname), (span) => {
         const headers: Record<string, string> = {
           "x-request-id": requestId,
-          traceparent: `00-${span.traceId}-${span.spanId}-${span.sampled ? "01" : "00"}`,
+          traceparent: traceparentOf(span),
           ...(isDeprecatedRoute(pathname) ? { deprecation: "true" } : {})
         }
         const stamp = (response: HttpServerResponse.HttpServerResponse) => {
@@ -108,10 +106,30 @@ export const requestContext = (errorsBase: string) =>
     })
   )
 
-/** Inside the API: every typed failure, decode error, unknown route or defect becomes the envelope. */
+const FORM_TO_JSON = "This route takes application/json; multipart/form-data is for the routes that take a file."
+
+/**
+ * Inside the API: every typed failure, decode error, unknown route or defect becomes the envelope. Forms are judged
+ * here, where the contract is known: one sent to a JSON route is 415 unread, and one that ends unclosed is answered
+ * whatever route reads it, the route interrupted (the platform's parser would wait for its next part forever). Not in
+ * `requestContext`, whose app writes its own answer even when interrupted.
+ */
 export const ErrorEnvelopeLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
+  const { api } = yield* HttpApi.Api
+  const jsonOnly = jsonOnlyRoute(api)
   const errorsBase = `${config.publicBaseUrl}/errors`
-  return HttpApiBuilder.middleware((app) => Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause)))
+  return HttpApiBuilder.middleware((app) =>
+    Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+      const answered = Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause))
+      const boundary = formBoundary(request)
+      if (boundary === undefined) return answered
+      if (jsonOnly(request.method, request.url)) {
+        const details = [detailAt([], FORM_TO_JSON, "contentType")]
+        return envelopeResponse(errorsBase, { code: "unsupported_media_type", message: FORM_TO_JSON, details })
+      }
+      const unclosed = Effect.flatMap(unclosedForm(request, boundary), (refusal) => envelopeResponse(errorsBase, refusal))
+      return Effect.raceFirst(answered, unclosed)
+    })
+  )
 }))
-

@@ -7,8 +7,11 @@ import { Origin } from "../domain/Origin.js"
 export const IngestStatus = Schema.Literal("ACCEPTED", "NO_MATCH", "UNMAPPED", "STALE")
 export type IngestStatus = typeof IngestStatus.Type
 
-/** What carried the event in: a stream, a feed pushed by the workspace, or the platform's broadcast of a feed. */
-export const IngestInput = Schema.Literal("stream", "feed", "broadcast")
+/**
+ * What carried the event in: a stream, a feed pushed by the workspace, the platform's broadcast of a feed, or a post
+ * list's post firing at its time.
+ */
+export const IngestInput = Schema.Literal("stream", "feed", "broadcast", "queue")
 export type IngestInput = typeof IngestInput.Type
 
 export const Problem = Schema.Struct({ path: Schema.String, message: Schema.String })
@@ -25,7 +28,7 @@ export class IngestEventRecord extends Model.Class<IngestEventRecord>("IngestEve
   streamId: Schema.NullOr(Schema.String),
   feedId: Schema.NullOr(Schema.String),
   broadcastId: Schema.NullOr(Schema.String),
-  /** What the log prints for the input: the stream's name, or the feed's source/format. */
+  /** What the log prints for the input: the stream's name, the feed's source/format, or the post list's name. */
   details: Schema.String,
   postTitle: Schema.NullOr(Schema.String),
   status: IngestStatus,

@@ -2,8 +2,10 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { UpstreamUnavailable } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
+import { currentTraceparent } from "../domain/TraceParent.js"
 import { JobDispatcher } from "../channels/jobs/JobDispatcher.js"
 import { JobRecord } from "../channels/jobs/JobRecord.js"
+import { countAccepted } from "../observability/Metrics.js"
 import { groupCommit } from "../sql/GroupCommit.js"
 import { IngestEventRecord } from "./IngestEventRecord.js"
 
@@ -12,6 +14,8 @@ export interface Landing {
   readonly event: typeof IngestEventRecord.insert.Type
   readonly jobs: ReadonlyArray<typeof JobRecord.insert.Type>
 }
+
+type Traced = Landing & { readonly traceParent: string | null }
 
 /** The event landed now (with its jobs), or its eventId had landed before: the earlier row stands. */
 export type Landed =
@@ -83,12 +87,16 @@ const make = Effect.gen(function*() {
       return type === "jsonb" ? sql`${values}::text[]::jsonb[]` : sql`${values}::${sql.literal(type)}[]`
     }))
   const landMany = SqlSchema.findAll({
-    Request: Schema.Struct({ events: Schema.Array(IngestEventRecord.insert), jobs: Schema.Array(JobRecord.insert) }),
+    Request: Schema.Struct({
+      events: Schema.Array(IngestEventRecord.insert),
+      traces: Schema.Array(Schema.NullOr(Schema.String)),
+      jobs: Schema.Array(JobRecord.insert)
+    }),
     Result: Schema.Struct({ id: Schema.String }),
-    execute: ({ events, jobs }) =>
+    execute: ({ events, jobs, traces }) =>
       sql`WITH landed AS (
-            INSERT INTO ingest_events (${sql.literal(names(eventColumns))})
-            SELECT * FROM unnest(${unnest(eventColumns, events)})
+            INSERT INTO ingest_events (${sql.literal(names(eventColumns))}, trace_parent)
+            SELECT * FROM unnest(${unnest(eventColumns, events)}, ${traces}::text[])
             ON CONFLICT (workspace_id, event_id) DO NOTHING
             RETURNING id
           ), jobs AS (
@@ -109,12 +117,13 @@ const make = Effect.gen(function*() {
           ON e.workspace_id = k.workspace_id AND e.event_id = k.event_id`
   })
 
-  const landAll = Effect.fnUntraced(function*(items: ReadonlyArray<Landing>) {
+  const landAll = Effect.fnUntraced(function*(items: ReadonlyArray<Traced>) {
     const jobs = items.flatMap((item) => item.jobs)
-    const rows = yield* landMany({ events: items.map((item) => item.event), jobs })
+    const rows = yield* landMany({ events: items.map((item) => item.event), traces: items.map((item) => item.traceParent), jobs })
     // The jobs are durable now; this node's dispatcher hands them to their channels without waiting for its next look.
     if (jobs.length > 0) yield* dispatcher.wake
     const won = new Set(rows.map((row) => row.id))
+    yield* countAccepted(items.map((item) => item.event).filter((event) => won.has(event.id)))
     const lost = items.filter((item) => !won.has(item.event.id)).map((item) => item.event)
     const found = lost.length === 0 ? [] : yield* earlier(lost)
     const byKey = new Map(found.map((row) => [`${row.workspaceId} ${row.eventId}`, row]))
@@ -126,15 +135,17 @@ const make = Effect.gen(function*() {
     })
   })
 
-  const land = yield* groupCommit({
+  const landTraced = yield* groupCommit({
     maxGroup: 250,
     span: { name: "sql.execute", attributes: { "db.system.name": "postgresql", "db.operation.name": "INSERT ingest_events, jobs" } },
-    many: (items: ReadonlyArray<Landing>) =>
+    many: (items: ReadonlyArray<Traced>) =>
       landAll(items).pipe(
         Effect.tapErrorCause((cause) => Effect.logError("ingest ledger: the write failed", cause)),
         Effect.mapError(() => new UpstreamUnavailable({ message: "The event could not be stored; retry it.", retryAfterSeconds: 1 }))
       )
   })
+  // The event keeps the trace of the request that brought it, for its jobs and hand-over to continue.
+  const land = (item: Landing) => Effect.flatMap(currentTraceparent, (traceParent) => landTraced({ ...item, traceParent }))
   return { land }
 })
 

@@ -1,10 +1,11 @@
 import { Context, Effect, FiberRef, Layer, Option } from "effect"
 import { ChannelEntity } from "../channels/ChannelEntity.js"
 import { entityCall } from "../domain/EntityCalls.js"
-import { Conflict, NotFound } from "../domain/Errors.js"
+import { NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { ApprovalsQuery } from "./ApprovalsQuery.js"
+import type { JobUpdateBody } from "./JobEdit.js"
 
 /** Job actions: each goes to the job's channel entity, the only writer of its jobs. */
 const make = Effect.gen(function*() {
@@ -21,27 +22,23 @@ const make = Effect.gen(function*() {
     }))
   })
 
-  /**
-   * Update, delete and repost act on published posts, which hand-over makes; a job with none is refused as the spec's
-   * flags (`updatable`, `deletable`, `repostable`) announce.
-   */
-  const requirePublished = Effect.fn("JobActions.requirePublished")(function*(
-    workspaceId: WorkspaceId,
-    jobId: string,
-    action: string
-  ) {
-    const job = yield* query.channelOfJob(workspaceId, jobId)
-    if (Option.isNone(job)) return yield* new NotFound({ message: `No job ${jobId}.` })
-    return yield* new Conflict({
-      message: `Job ${jobId} is ${job.value.status}: only a job with published posts can be ${action}.`
+  /** Update, delete and repost go to the job's channel entity, which checks the job has published posts. */
+  const ask = <A, E, R>(workspaceId: WorkspaceId, jobId: string, call: (channelId: string, requestId: string) => Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const owner = yield* query.channelOfJob(workspaceId, jobId)
+      if (Option.isNone(owner)) return yield* new NotFound({ message: `No job ${jobId}.` })
+      return yield* call(owner.value.channelId, yield* FiberRef.get(CurrentRequestId))
     })
-  })
 
   return {
     cancel,
-    update: (workspaceId: WorkspaceId, jobId: string) => requirePublished(workspaceId, jobId, "updated"),
-    remove: (workspaceId: WorkspaceId, jobId: string) => requirePublished(workspaceId, jobId, "deleted"),
-    repost: (workspaceId: WorkspaceId, jobId: string) => requirePublished(workspaceId, jobId, "reposted")
+    update: (workspaceId: WorkspaceId, jobId: string, changes: JobUpdateBody) =>
+      ask(workspaceId, jobId, (channelId, requestId) =>
+        entityCall(channel(channelId).UpdateJob({ requestId, workspaceId, jobId, changes }))),
+    remove: (workspaceId: WorkspaceId, jobId: string) =>
+      ask(workspaceId, jobId, (channelId, requestId) => entityCall(channel(channelId).DeleteJob({ requestId, workspaceId, jobId }))),
+    repost: (workspaceId: WorkspaceId, jobId: string) =>
+      ask(workspaceId, jobId, (channelId, requestId) => entityCall(channel(channelId).RepostJob({ requestId, workspaceId, jobId })))
   }
 })
 

@@ -9,7 +9,7 @@ export const JobActionsHttpLive = HttpApiBuilder.group(ClipwrightApi, "jobAction
     const actions = yield* JobActions
     return handlers
       .handle("cancel", ({ path }) => inWorkspace((workspaceId) => actions.cancel(workspaceId, path.id)))
-      .handle("update", ({ path }) => inWorkspace((workspaceId) => actions.update(workspaceId, path.id)))
+      .handle("update", ({ path, payload }) => inWorkspace((workspaceId) => actions.update(workspaceId, path.id, payload)))
       .handle("delete", ({ path }) => inWorkspace((workspaceId) => actions.remove(workspaceId, path.id)))
       .handle("repost", ({ path }) => inWorkspace((workspaceId) => actions.repost(workspaceId, path.id)))
   }))

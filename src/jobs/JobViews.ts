@@ -1,5 +1,6 @@
 import { Option, Schema } from "effect"
 import { surfaceOf } from "../channels/Surfaces.js"
+import { deletableFrom, type JobStatus, repostableFrom, updatableFrom } from "../channels/jobs/JobStatus.js"
 import { Origin } from "../domain/Origin.js"
 import { findTemplate } from "../templates/TemplateRegistry.js"
 import type { ListedJob, ListedPost } from "./JobListings.js"
@@ -125,8 +126,6 @@ const approvalStateOf = (state: string | null) =>
   state === "PENDING" || state === "APPROVED" || state === "REJECTED" ? state : null
 
 export const jobView = (row: ListedJob, clip: Clip | null): JobRow => {
-  // Only a published job can be updated, reposted or deleted from the platform.
-  const published = row.status === "PUBLISHED"
   return {
     id: row.id,
     status: row.status,
@@ -155,9 +154,9 @@ export const jobView = (row: ListedJob, clip: Clip | null): JobRow => {
     templateVariant: row.templateVariant,
     templateVersion: row.templateVersion,
     renderJobId: row.renderJobId,
-    updatable: published,
-    repostable: published,
-    deletable: published,
+    updatable: updatableFrom.includes(row.status as JobStatus),
+    repostable: repostableFrom.includes(row.status as JobStatus),
+    deletable: deletableFrom.includes(row.status as JobStatus),
     priority: false,
     approvalId: row.approvalId,
     approval: {

@@ -43,7 +43,8 @@ export const OverviewRow = Schema.Struct({
   ingestTotal: Count,
   ingestLast24h: Count,
   assets: Count,
-  pendingApprovals: Count
+  pendingApprovals: Count,
+  deadDeliveries: Count
 })
 
 export const CalendarPostRow = Schema.Struct({
@@ -161,7 +162,8 @@ const make = Effect.gen(function*() {
             WHERE workspace_id = ${ws} AND received_at > now() - interval '24 hours')::int AS ingest_last24h,
           ((SELECT count(*) FROM clips WHERE workspace_id = ${ws} AND stored)
             + (SELECT count(*) FROM media_files WHERE workspace_id = ${ws} AND deleted_at IS NULL))::int AS assets,
-          (SELECT count(*) FROM approvals WHERE workspace_id = ${ws} AND state = 'PENDING')::int AS pending_approvals`
+          (SELECT count(*) FROM approvals WHERE workspace_id = ${ws} AND state = 'PENDING')::int AS pending_approvals,
+          (SELECT count(*) FROM deliveries WHERE workspace_id = ${ws} AND state = 'DEAD')::int AS dead_deliveries`
   })
 
   const at = sql`COALESCE(p.published_at, p.scheduled_for)`

@@ -124,8 +124,7 @@ const make = Effect.gen(function*() {
       renderJobs: { counts: renderCountsOf(renderRows) },
       assets: row.assets,
       posts: { counts: statusCountsOf(postRows) },
-      // Deliveries are not written yet; the field keeps the block's shape for when they are.
-      attention: { pendingApprovals: row.pendingApprovals, deadDeliveries: 0 }
+      attention: { pendingApprovals: row.pendingApprovals, deadDeliveries: row.deadDeliveries }
     } satisfies OverviewAnswer
   })
 

@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Option, Schema } from "effect"
 import {
+  ChecksumMismatch,
   Conflict,
   Forbidden,
   NotFound,
@@ -121,8 +122,10 @@ export class MediaPreviewApi extends HttpApiGroup.make("mediaPreview")
       .annotate(
         OpenApi.Description,
         "The file's bytes under its own type, through the signed `url` of a media file (about an hour). A wrong, " +
-          "tampered or expired signature: 403; the file deleted: 404."
+          "tampered or expired signature: 403; the file deleted: 404; stored bytes that no longer match the file's " +
+          "`sha256`: 502 `checksum_mismatch`, and nothing is sent."
       )
+      .addError(ChecksumMismatch)
   )
   .addError(Forbidden)
   .addError(NotFound)

@@ -32,14 +32,27 @@ export const MediaName = Schema.String.pipe(
 )
 export const RenameBody = Schema.Struct({ name: MediaName })
 
-/** One holder of a file: a brand slot (`locale` for per-language slots). Scheduled posts join when they exist. */
-export const MediaUse = Schema.Struct({
+/** A brand slot holding a file (`locale` for per-language slots). */
+export const BrandSlotUse = Schema.Struct({
   kind: Schema.Literal("brandSlot"),
   brandId: Schema.String,
   brandName: Schema.String,
   slot: Schema.String,
   locale: Schema.optional(Schema.String)
 })
+
+/** A scheduled post of a post list whose data refers to the file. */
+export const ScheduledPostUse = Schema.Struct({
+  kind: Schema.Literal("scheduledPost"),
+  queueId: Schema.String,
+  queueName: Schema.String,
+  packageId: Schema.String,
+  title: Schema.String,
+  scheduledFor: Schema.String
+})
+
+/** One holder of a file: a brand slot or a scheduled post. */
+export const MediaUse = Schema.Union(BrandSlotUse, ScheduledPostUse)
 export type MediaUse = typeof MediaUse.Type
 
 export const PreviewQuery = Schema.Struct({ exp: Schema.optional(Schema.String), sig: Schema.optional(Schema.String) })

@@ -6,6 +6,7 @@ import { NotFound } from "../domain/Errors.js"
 import { CurrentWorkspace, inWorkspace } from "../domain/Principal.js"
 import { MediaLibrary } from "./MediaLibrary.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
+import { requireIntact } from "../storage/Integrity.js"
 import { blobResponse } from "../http/FileResponses.js"
 
 /** Pictures and fonts are shown as they are; SVG gets no script and no outside fetches. */
@@ -27,7 +28,7 @@ export const MediaHttpLive = HttpApiBuilder.group(ClipwrightApi, "media", (handl
       .handle("uses", ({ path }) => inWorkspace((workspaceId) => library.uses(workspaceId, path.id)))
   }))
 
-/** Signed previews: no bearer is read. */
+/** Signed previews: no bearer is read. The bytes are checked against the file's sha256 before they are sent. */
 export const MediaPreviewHttpLive = HttpApiBuilder.group(ClipwrightApi, "mediaPreview", (handlers) =>
   Effect.gen(function*() {
     const library = yield* MediaLibrary
@@ -35,13 +36,15 @@ export const MediaPreviewHttpLive = HttpApiBuilder.group(ClipwrightApi, "mediaPr
     return handlers.handle("preview", ({ path, urlParams }) =>
       library.previewFile(path.id, urlParams.exp ?? "", urlParams.sig ?? "").pipe(
         Effect.flatMap((row) =>
-          blobResponse(row.blobKey, {
-            contentType: row.mimeType,
-            disposition: "inline",
-            filename: row.name,
-            etag: row.sha256,
-            cacheControl: "private, max-age=3600"
-          })
+          requireIntact(storage, row.blobKey, row.sha256, `media file ${path.id}`).pipe(
+            Effect.zipRight(blobResponse(row.blobKey, {
+              contentType: row.mimeType,
+              disposition: "inline",
+              filename: row.name,
+              etag: row.sha256,
+              cacheControl: "private, max-age=3600"
+            }))
+          )
         ),
         Effect.map((response) => HttpServerResponse.setHeaders(response, previewHeaders)),
         Effect.provideService(BlobStorage, storage),

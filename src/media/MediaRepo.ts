@@ -1,14 +1,11 @@
-import { SqlClient, SqlError, SqlSchema } from "@effect/sql"
+import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
+import { isUniqueViolation, transactionOrDie } from "../sql/Unique.js"
 import { MediaRecord, type NewMediaFile } from "./MediaRecord.js"
 
 const columns = "id, workspace_id, name, mime_type, kind, byte_size::text AS byte_size, sha256, blob_key, width, " +
   "height, uploaded_by, created_at, deleted_at"
-
-const isUniqueViolation = (e: unknown) =>
-  typeof e === "object" && e !== null && "cause" in e && typeof e.cause === "object" && e.cause !== null &&
-  "code" in e.cause && e.cause.code === "23505"
 
 const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
 const Columns = Schema.Struct(MediaRecord.fields)
@@ -86,10 +83,7 @@ const make = Effect.gen(function*() {
     remove: (workspaceId: WorkspaceId, id: string) =>
       Effect.orDie(Effect.map(remove({ workspaceId, id }), Option.map((r) => r.blobKey))),
     /** One transaction around media rows and the brand styles they are held by. */
-    withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-      sql.withTransaction(effect).pipe(
-        Effect.catchIf((e): e is SqlError.SqlError => e instanceof SqlError.SqlError, Effect.die)
-      )
+    withTransaction: transactionOrDie(sql)
   }
 })
 

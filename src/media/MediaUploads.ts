@@ -58,7 +58,10 @@ const multipartRefusal = (e: Multipart.MultipartError) => {
     case "TooManyParts":
       return new SchemaValidation({ message: "Too many parts: send one file and the text parts replace or replaces." })
     default:
-      return new SchemaValidation({ message: "The multipart body could not be read." })
+      return new SchemaValidation({
+        message: "The multipart body could not be read.",
+        details: [detailAt([], `The multipart body could not be read (${e.reason}).`)]
+      })
   }
 }
 

@@ -2,6 +2,7 @@ import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Exit } from "effect"
 import { PayloadTooLarge, UnsupportedMediaType } from "../domain/Errors.js"
+import { FORM_TYPE, mediaTypeOf } from "../http/MediaType.js"
 import { FRAMING_BYTES } from "./MediaApi.js"
 import { UPLOAD_CEILING } from "./MediaFile.js"
 
@@ -14,12 +15,12 @@ const MB = 1024 * 1024
 export const requireMultipart = (
   request: HttpServerRequest.HttpServerRequest
 ): Effect.Effect<void, UnsupportedMediaType | PayloadTooLarge> => {
-  const type = (request.headers["content-type"] ?? "").toLowerCase()
-  if (!type.startsWith("multipart/form-data")) {
+  const type = mediaTypeOf(request)
+  if (type?.essence !== FORM_TYPE) {
     return Effect.fail(
       new UnsupportedMediaType({
-        message: "This route takes a file: send multipart/form-data with one file part, not " +
-          (type === "" ? "a body without Content-Type." : `${type}.`)
+        message: `This route takes a file: send ${FORM_TYPE} with one file part, not ` +
+          (type === undefined ? "a body without Content-Type." : `${type.essence}.`)
       })
     )
   }

@@ -76,8 +76,12 @@ export const startReceiver = async (options: ReceiverOptions): Promise<RunningRe
     const posts = postsOf(result.event.data)
     if (posts === undefined) print(`${result.event.type} ${result.id}`)
     for (const post of posts ?? []) {
-      const channel = post["channelName"] ?? post["channelId"] ?? post["channel"]
-      print(`${result.event.type} ${text(post["id"])} channel=${text(channel)} platform=${text(post["platform"])} title=${JSON.stringify(text(post["title"]))}`)
+      // clipwright's posts carry `channel: { name, platform, … }`; flat fields are read too.
+      const nested = post["channel"]
+      const channel = typeof nested === "object" && nested !== null ? nested as Record<string, unknown> : {}
+      const name = channel["name"] ?? post["channelName"] ?? post["channelId"]
+      const platform = channel["platform"] ?? post["platform"]
+      print(`${result.event.type} ${text(post["id"])} channel=${text(name)} platform=${text(platform)} title=${JSON.stringify(text(post["title"]))}`)
     }
     const receipts = (posts ?? []).filter((p) => typeof p["id"] === "string").map((p) => ({
       id: p["id"],

@@ -20,6 +20,7 @@ import { RenderJobsHttpLive } from "./jobs/RenderJobsHttp.js"
 import { RenderJobsQuery } from "./jobs/RenderJobsQuery.js"
 import { PipelineClips } from "./clips/PipelineClips.js"
 import { PipelineRenders } from "./jobs/PipelineRenders.js"
+import { OrphanRenders } from "./jobs/OrphanRenders.js"
 import { RenderOutputs } from "./jobs/RenderOutputs.js"
 import { RenderRepo } from "./jobs/RenderRepo.js"
 import { RendersHttpLive } from "./allowance/RendersHttp.js"
@@ -37,7 +38,8 @@ const RendersHttpGroups = Layer.mergeAll(
 
 /**
  * Render jobs, direct export, rendered clips, the allowance and quota. Also offers what this node contributes to the
- * render entities it hosts: its render slots (`RenderCapacity`) and the drawing of outputs (`RenderOutputs`).
+ * render entities it hosts: its render slots (`RenderCapacity`) and the drawing of outputs (`RenderOutputs`); and the
+ * sweep that starts again a render nobody draws (`OrphanRenders`).
  */
 export const RendersLive = RendersHttpGroups.pipe(
   Layer.provideMerge(Layer.mergeAll(
@@ -47,7 +49,8 @@ export const RendersLive = RendersHttpGroups.pipe(
     ReferenceClips.layer,
     RenderJobs.layer,
     RenderedClips.layer,
-    Quotas.layer
+    Quotas.layer,
+    OrphanRenders
   )),
   Layer.provideMerge(Layer.mergeAll(
     ExportViews.layer,

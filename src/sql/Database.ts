@@ -3,11 +3,12 @@ import { Migrator, SqlClient } from "@effect/sql"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
 import { PGlite } from "@electric-sql/pglite"
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
-import { Effect, Layer, Option, Redacted, String as Str } from "effect"
+import { Effect, Layer, Option, String as Str } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { migrations } from "../../migrations/index.js"
 import { ConfigChanges } from "./ConfigChanges.js"
+import { openPool } from "./PgPool.js"
 import { AppConfig } from "../Config.js"
 import { templateDir } from "./PgliteTemplate.js"
 
@@ -66,10 +67,10 @@ const clientLayer = Layer.unwrapScoped(
   Effect.gen(function*() {
     const config = yield* AppConfig
     if (Option.isSome(config.databaseUrl)) {
-      return PgClient.layer({ url: Redacted.make(config.databaseUrl.value), maxConnections: 10, ...transforms })
+      return PgClient.layerFromPool({ acquire: openPool(config.databaseUrl.value, 10), ...transforms })
     }
     const embedded = yield* embeddedUrl(config.dataDir)
-    return PgClient.layer({ url: Redacted.make(embedded.url), maxConnections: 1, ...transforms })
+    return PgClient.layerFromPool({ acquire: openPool(embedded.url, 1), ...transforms })
   })
 )
 

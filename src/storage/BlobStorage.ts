@@ -1,6 +1,6 @@
 import { Context } from "effect"
 import type { Effect, Option, Scope, Stream } from "effect"
-import type { BlobNotFound, BlobTooLarge } from "./Errors.js"
+import type { BlobCorrupt, BlobNotFound, BlobTooLarge } from "./Errors.js"
 
 /** What a finished write stored. */
 export interface StoredBlob {
@@ -38,6 +38,12 @@ export interface BlobStorageService {
   readonly stat: (key: string) => Effect.Effect<Option.Option<BlobStat>>
   /** Removes the blob; a missing one is fine. */
   readonly delete: (key: string) => Effect.Effect<void>
+  /**
+   * Checks the bytes under `key` against the `sha256` recorded when they were stored. A file that passed is not read
+   * again until it changes on disk (inode, size, modification or change time), so a video fetched range by range is
+   * read through once, not once per range.
+   */
+  readonly verify: (key: string, sha256: string) => Effect.Effect<void, BlobNotFound | BlobCorrupt>
   /** The bytes, or the inclusive `range` of them (clamped at the end of the file). */
   readonly readStream: (key: string, range?: ByteRange) => Stream.Stream<Uint8Array, BlobNotFound>
   /** A path that tools such as ffmpeg can read; it does not check that the blob exists. */

@@ -19,6 +19,17 @@ export class BlobNotFound extends Schema.TaggedError<BlobNotFound>()("BlobNotFou
   }
 }
 
+/** The bytes under the key no longer hash to what was recorded when they were stored (changed or damaged on disk). */
+export class BlobCorrupt extends Schema.TaggedError<BlobCorrupt>()("BlobCorrupt", {
+  key: Schema.String,
+  expected: Schema.String,
+  actual: Schema.String
+}) {
+  override get message() {
+    return `Blob ${this.key} hashes to ${this.actual}, not the recorded ${this.expected}.`
+  }
+}
+
 /** A key that is not a plain relative path. Keys are made by the service, so this is a defect, never a typed error. */
 export class InvalidBlobKey extends Data.TaggedError("InvalidBlobKey")<{ readonly key: string }> {
   override get message() {

@@ -1,12 +1,13 @@
 import { NodeStream } from "@effect/platform-node"
 import { Chunk, Clock, Effect, Exit, identity, Layer, Option, Stream } from "effect"
 import * as crypto from "node:crypto"
+import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
 import { resolveKey } from "./BlobKey.js"
 import { AppConfig } from "../Config.js"
 import { BlobStorage, type BlobStorageService, type ByteRange } from "./BlobStorage.js"
-import { BlobNotFound, BlobTooLarge } from "./Errors.js"
+import { BlobCorrupt, BlobNotFound, BlobTooLarge } from "./Errors.js"
 import {
   hashFile,
   isCrossDevice,
@@ -24,7 +25,13 @@ const TMP_DIR = ".tmp"
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000
 const TEMP_SUFFIX = /^(\.[A-Za-z0-9]{1,10})?$/
 
+/** Files that hashed as recorded, remembered per node; past this many the longest remembered is read again next time. */
+const MAX_VERIFIED = 10_000
+
 const io = <A>(run: () => Promise<A>): Effect.Effect<A> => Effect.promise(run)
+
+/** Whatever rewrites a file in place or replaces it changes one of these. */
+const versionOf = (stat: Stats, sha256: string) => `${sha256}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`
 
 const validRange = (r: ByteRange) =>
   Number.isSafeInteger(r.start) && Number.isSafeInteger(r.end) && r.start >= 0 && r.end >= r.start
@@ -114,6 +121,34 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       return found !== undefined && found.isFile() ? Option.some({ byteSize: found.size }) : Option.none()
     })
 
+    const verified = new Map<string, string>()
+    const remember = (key: string, version: string) => {
+      verified.delete(key)
+      if (verified.size >= MAX_VERIFIED) verified.delete(verified.keys().next().value!)
+      verified.set(key, version)
+    }
+    const missingAs = (key: string) => (e: unknown) =>
+      isNotFound(e) ? Effect.fail(new BlobNotFound({ key })) : Effect.die(e)
+
+    const verify = Effect.fn("BlobStorage.verify")(function*(key: string, sha256: string) {
+      yield* Effect.annotateCurrentSpan("blob.key", key)
+      const file = yield* resolveKey(root, key)
+      const before = yield* Effect.tryPromise({ try: () => fsp.stat(file), catch: identity }).pipe(
+        Effect.catchAll(missingAs(key))
+      )
+      const version = versionOf(before, sha256.toLowerCase())
+      if (verified.get(key) === version) return
+      const actual = yield* Effect.tryPromise({ try: () => hashFile(file), catch: identity }).pipe(
+        Effect.catchAll(missingAs(key))
+      )
+      if (actual.sha256 !== sha256.toLowerCase()) {
+        verified.delete(key)
+        return yield* new BlobCorrupt({ key, expected: sha256, actual: actual.sha256 })
+      }
+      // Remembered as it was before hashing: a change while it was read is read again next time.
+      remember(key, version)
+    })
+
     const remove = Effect.fn("BlobStorage.delete")(function*(key: string) {
       const file = yield* resolveKey(root, key)
       yield* io(() => fsp.rm(file, { force: true }))
@@ -150,6 +185,7 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       stat,
       delete: remove,
       readStream,
+      verify,
       localPath: (key) => resolveKey(root, key),
       tempPath
     } satisfies BlobStorageService

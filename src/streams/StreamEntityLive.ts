@@ -5,6 +5,7 @@ import type { WorkspaceId } from "../domain/Principal.js"
 import { ConfigChanges } from "../sql/ConfigChanges.js"
 import { StreamRepo } from "./StreamRepo.js"
 import { StreamEntity } from "./StreamEntity.js"
+import { withOutageRetries } from "../sql/OutageRetries.js"
 
 export const StreamEntityLive = StreamEntity.toLayer(
   Effect.gen(function*() {
@@ -19,7 +20,7 @@ export const StreamEntityLive = StreamEntity.toLayer(
       }))
     const notFound = () => new NotFound({ message: `No stream ${streamId}.` })
 
-    return StreamEntity.of({
+    return StreamEntity.of(withOutageRetries({
       Create: ({ payload }) =>
         Effect.gen(function*() {
           // `requestId` is not a column: it is stored as `create_request_id`.
@@ -46,7 +47,7 @@ export const StreamEntityLive = StreamEntity.toLayer(
           Effect.tap(() => changes.announce(payload.workspaceId)),
           Effect.withSpan("Stream.delete", { attributes: { streamId } })
         )
-    })
+    }))
   }),
   { maxIdleTime: "5 minutes" }
 )

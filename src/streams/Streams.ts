@@ -1,6 +1,7 @@
 import { Context, Effect, Either, FiberRef, Layer, Option } from "effect"
 import { StreamEntity } from "./StreamEntity.js"
 import { AppConfig } from "../Config.js"
+import { TemplateClearance } from "../templates/TemplateClearance.js"
 import { type ErrorDetail, NoSample, NotFound, SchemaValidation, UnknownTemplate, detailAt } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { streamIdForRequest } from "../domain/Ulid.js"
@@ -54,6 +55,7 @@ const checkAgainstSample = (build: Build, fieldMap: FieldMap, sample: unknown) =
 }
 
 const make = Effect.gen(function*() {
+  const clearance = yield* TemplateClearance
   const repo = yield* StreamRepo
   const config = yield* AppConfig
   const entity = yield* StreamEntity.client
@@ -86,6 +88,7 @@ const make = Effect.gen(function*() {
 
   const create = Effect.fn("Streams.create")(function*(workspaceId: WorkspaceId, body: CreateStreamBody) {
     const build = yield* newestBuildOf(body.templateId, "templateId")
+    yield* clearance.requireCleared(workspaceId, body.templateId)
     const fieldMap = body.fieldMap ?? {}
     yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
     const currentRequest = yield* requestId
@@ -108,6 +111,7 @@ const make = Effect.gen(function*() {
     if (body.templateId !== undefined || body.fieldMap !== undefined) {
       const current = yield* requireStream(workspaceId, id)
       newTemplate = body.templateId !== undefined && body.templateId !== current.templateId
+      if (newTemplate) yield* clearance.requireCleared(workspaceId, body.templateId!)
       const build = yield* newestBuildOf(body.templateId ?? current.templateId, "templateId")
       const fieldMap = body.fieldMap ?? current.fieldMap
       yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))

@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Conflict, NoSample, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import { Conflict, NoSample, NotFound, SchemaValidation, TemplateNotApproved, UnknownTemplate } from "../domain/Errors.js"
 import { CreateStreamBody, Stream, UpdateStreamBody } from "./Stream.js"
 import { Authentication } from "../http/Security.js"
 
@@ -35,6 +35,7 @@ export class StreamsApi extends HttpApiGroup.make("streams")
       .addSuccess(Schema.Struct({ stream: Stream }), { status: 201 })
       .addError(Conflict)
       .addError(UnknownTemplate)
+      .addError(TemplateNotApproved)
       .annotate(
         OpenApi.Description,
         "An id may be chosen (st_ + 12 hex); one taken in any workspace, or ever deleted, is 409."
@@ -54,6 +55,7 @@ export class StreamsApi extends HttpApiGroup.make("streams")
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true) }))
       .addError(NotFound)
       .addError(UnknownTemplate)
+      .addError(TemplateNotApproved)
   )
   .add(
     HttpApiEndpoint.post("delete", "/streams/:id/delete")

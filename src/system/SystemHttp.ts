@@ -3,8 +3,8 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { ErrorCatalogue, isErrorCode, NotFound, UpstreamUnavailable } from "../domain/Errors.js"
+import { escapeHtml } from "../http/Html.js"
 
-const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`)
 
 const errorPage = (code: string, status: number, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${code}</title>` +

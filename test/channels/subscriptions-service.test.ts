@@ -18,6 +18,7 @@ import { FeedSwitches } from "../../src/feeds/FeedSwitches.js"
 import { FeedSwitchRepo } from "../../src/feeds/FeedSwitchRepo.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
+import { TemplateClearance } from "../../src/templates/TemplateClearance.js"
 import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
 import { Streams } from "../../src/streams/Streams.js"
@@ -31,6 +32,7 @@ const Entities = Layer.mergeAll(ChannelEntityLive, BrandEntityLive, StreamEntity
 const SubscriptionsTest = Layer.mergeAll(Subscriptions.layer, Entities).pipe(
   Layer.provideMerge(Layer.mergeAll(Channels.layer, FeedSwitches.layer, Streams.layer)),
   Layer.provideMerge(Layer.mergeAll(Brands.layer, Entitlements.layer, ChannelListeners)),
+  Layer.provideMerge(TemplateClearance.layer),
   Layer.provideMerge(Identity.layer),
   Layer.provideMerge(
     Layer.mergeAll(

@@ -1,36 +1,18 @@
-import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { childrenOf, startCluster, type TestCluster } from "../support/Cluster.js"
+import { query } from "../support/Database.js"
 import { MARKET, videoBody, waitForExport } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import type { TestNode } from "../support/Node.js"
 
-let db: TestDatabase
-let nodes: Array<TestNode> = []
-const orphans: Array<number> = []
-// Files live in DATA_DIR: nodes of one cluster share it (a shared volume in production).
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-failover-"))
+let cluster: TestCluster
 
 beforeAll(async () => {
-  db = await createTestDatabase("render_failover")
-  nodes = await Promise.all([0, 1].map(() => startNode({ databaseUrl: db.url, dataDir, env: { RENDER_SLOTS: "1" } })))
+  cluster = await startCluster("render_failover", { nodes: 2, sharedDataDir: true, env: { RENDER_SLOTS: "1" } })
 })
 
-afterAll(async () => {
-  for (const pid of orphans) {
-    try {
-      process.kill(pid, "SIGKILL")
-    } catch {
-      // already gone
-    }
-  }
-  await Promise.all(nodes.map((n) => n.stop()))
-  await db?.drop()
-  fs.rmSync(dataDir, { recursive: true, force: true })
-})
+afterAll(() => cluster?.stop())
 
 const isFfmpeg = (pid: number) => {
   try {
@@ -40,17 +22,9 @@ const isFfmpeg = (pid: number) => {
   }
 }
 
-const childrenOf = (pid: number): Array<number> => {
-  try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-}
-
 describe("a render on a node that dies", () => {
   it("is finished by the other node and counted once", async () => {
-    const [a] = nodes as [TestNode, TestNode]
+    const [a] = cluster.nodes as [TestNode, TestNode]
     const { api, apiKey } = await workspaceWithKey(a, ["renders:read", "renders:write", "templates:read"])
     // The standard build draws 10 s, which leaves time to kill the node while it draws.
     const standard = (await api.get(`/v1/formats/template/${MARKET}?variant=standard&version=1.1.0`)).body.example
@@ -62,21 +36,20 @@ describe("a render on a node that dies", () => {
     let renderer: TestNode | undefined
     const deadline = Date.now() + 30_000
     while (renderer === undefined && Date.now() < deadline) {
-      const [job] = await query<{ state: string }>(db.url, "SELECT state FROM render_jobs WHERE id = $1", [jobId])
-      if (job?.state === "RENDERING") renderer = nodes.find((n) => childrenOf(n.process.pid!).some(isFfmpeg))
+      const [job] = await query<{ state: string }>(cluster.db.url, "SELECT state FROM render_jobs WHERE id = $1", [jobId])
+      if (job?.state === "RENDERING") renderer = cluster.nodes.find((n) => childrenOf(n.process.pid!).some(isFfmpeg))
       if (renderer === undefined) await new Promise((r) => setTimeout(r, 100))
     }
     expect(renderer).toBeDefined()
-    orphans.push(...childrenOf(renderer!.process.pid!))
-    await renderer!.kill()
-    const survivor = nodes.find((n) => n !== renderer)!
+    await cluster.kill(renderer!)
+    const survivor = cluster.nodes.find((n) => n !== renderer)!
     const done = await waitForExport(client(survivor, apiKey), jobId, 120_000)
     expect(done.status).toBe("succeeded")
-    const [job] = await query<{ state: string; attempt: number }>(db.url, "SELECT state, attempt FROM render_jobs WHERE id = $1", [jobId])
+    const [job] = await query<{ state: string; attempt: number }>(cluster.db.url, "SELECT state, attempt FROM render_jobs WHERE id = $1", [jobId])
     expect(job?.state).toBe("COMPLETED")
     expect(job?.attempt).toBeGreaterThanOrEqual(2)
     // The allowance is settled by its own message, sent with the export's: it may land a moment after the export.
-    const reservationsOf = () => query(db.url, "SELECT state, videos FROM allowance_reservations WHERE render_job_id = $1", [jobId])
+    const reservationsOf = () => query(cluster.db.url, "SELECT state, videos FROM allowance_reservations WHERE render_job_id = $1", [jobId])
     const settleBy = Date.now() + 10_000
     let reservations = await reservationsOf()
     while (reservations[0]?.state === "reserved" && Date.now() < settleBy) {
@@ -84,7 +57,7 @@ describe("a render on a node that dies", () => {
       reservations = await reservationsOf()
     }
     expect(reservations).toEqual([{ state: "committed", videos: 1 }])
-    const clips = await query(db.url, "SELECT id FROM clips WHERE render_job_id = $1", [jobId])
+    const clips = await query(cluster.db.url, "SELECT id FROM clips WHERE render_job_id = $1", [jobId])
     expect(clips).toHaveLength(1)
   }, 180_000)
 })

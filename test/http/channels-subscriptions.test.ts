@@ -216,10 +216,10 @@ describe("STREAM and QUEUE subscriptions", () => {
     expect(await rowsOf(ch.id)).toBe(0)
   })
 
-  it("refuses every queueId with 404 (post lists do not exist yet) and stores nothing", async () => {
+  it("refuses a queueId that names no post list with 404 and stores nothing", async () => {
     const ch = await newChannel("Queue")
     const r = await subscribe(ch.id, { kind: "QUEUE", queueId: "01ARZ3NDEKTSV4RRFFQ69G5FAV" })
-    expect(expectError(r, 404, "not_found").message).toContain("post lists do not exist yet")
+    expect(expectError(r, 404, "not_found").message).toContain("No post list")
     expect(pathsOf(r)).toEqual(["/queueId"])
     expect(await rowsOf(ch.id)).toBe(0)
   })

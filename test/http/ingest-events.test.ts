@@ -1,7 +1,8 @@
 import { ulid } from "ulid"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { admin, client, workspaceWithKey } from "../support/Client.js"
+import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, type TestDatabase } from "../support/Database.js"
+import { settledJobs } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET } from "../support/Routes.js"
 
@@ -38,7 +39,7 @@ const send = async (streamId: string, data: unknown) => {
 beforeAll(async () => {
   db = await createTestDatabase("ingest_events")
   node = await startNode({ databaseUrl: db.url })
-  const ws = await workspaceWithKey(node, SCOPES, "Newsroom")
+  const ws = await workspaceWithKey(node, SCOPES, "Newsroom", OWNER_EMAIL)
   api = ws.api
   accountId = ws.accountId
   expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
@@ -179,6 +180,8 @@ describe("GET /v1/ingest-events", () => {
 
 describe("GET /v1/ingest-events/{id}", () => {
   it("shows the accepted event with its document and its jobs, in channel creation order", async () => {
+    // Rendered and, due at once, handed over to the owner's email.
+    await settledJobs(db.url, "ingest_event_id = $1", [sent.accepted.ingestEventId])
     const r = await api.get(`/v1/ingest-events/${sent.accepted.ingestEventId}`)
     expect(r.status, r.text).toBe(200)
     const { event } = r.body
@@ -200,8 +203,8 @@ describe("GET /v1/ingest-events/{id}", () => {
     const groupOf = new Map(sent.accepted.matched.map((m: any) => [m.channelId, m.postGroupId]))
     for (const job of event.jobs) {
       expect(job).toMatchObject({ templateId: MARKET, id: job.postGroupId })
-      // Written ACCEPTED with the event; its channel may have started it by now (docs/pipeline.md).
-      expect(["ACCEPTED", "AWAITING_RENDERING", "SCHEDULED"]).toContain(job.status)
+      expect(job.status).toBe("PUBLISHED")
+      expect(Date.parse(job.scheduledFor)).toBeLessThanOrEqual(Date.now())
       expect(job.postGroupId).toBe(groupOf.get(job.channelId))
       expect(new Date(job.createdAt).toISOString()).toBe(job.createdAt)
     }

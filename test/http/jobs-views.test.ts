@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
+import { createTestDatabase, type TestDatabase } from "../support/Database.js"
+import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 
@@ -12,10 +13,13 @@ let db: TestDatabase
 let node: TestNode
 let api: Api
 const ids = { house: "", wire: "", shorts: "", telegram: "", reviewed: "" }
-/** Each event's jobs, by channel. */
+/**
+ * Each event's jobs, by channel. Gold came through the stream, its posts due once rendered: now PUBLISHED. Silver came
+ * through the index-close feed (origin manual) with its posts scheduled an hour ahead: SCHEDULED.
+ */
 const gold: Record<string, string> = {}
 const silver: Record<string, string> = {}
-/** Between the two events: every gold job was created and last updated before it, every silver job after. */
+/** Between the two events: every gold job was created and last updated (published) before it, every silver job after. */
 let between = ""
 
 const contentAbout = (metal: string, caption: string) => ({
@@ -30,27 +34,17 @@ const contentAbout = (metal: string, caption: string) => ({
   locales: { de: { metaData: { title: `${metal} auf Rekordhoch`, captionShort: `${metal}: Rekord.` } } }
 })
 
-/** Waits (polling, never sleeping longer than a poll) until every job of the event has left the rendering stage. */
-const settled = async (ingestEventId: string, timeoutMs = 150_000) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const jobs = await query(db.url, "SELECT id, channel_id, status FROM jobs WHERE ingest_event_id = $1", [ingestEventId])
-    if (jobs.every((j) => !["ACCEPTED", "AWAITING_RENDERING"].includes(j.status as string))) return jobs
-    if (Date.now() > deadline) throw new Error(`jobs still rendering: ${JSON.stringify(jobs.map((j) => j.status))}`)
-    await new Promise((r) => setTimeout(r, 250))
+/** Notes the event's jobs by channel once they are rendered and, those due, handed over. */
+const settle = async (ingestEventId: string, into: Record<string, string>) => {
+  for (const job of await settledJobs(db.url, "ingest_event_id = $1", [ingestEventId])) {
+    into[job.channel_id as string] = job.id as string
   }
-}
-
-const sendAndSettle = async (streamId: string, data: unknown, into: Record<string, string>) => {
-  const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
-  expect(sent.status, sent.text).toBe(202)
-  for (const job of await settled(sent.body.ingestEventId)) into[job.channel_id as string] = job.id as string
 }
 
 beforeAll(async () => {
   db = await createTestDatabase("jobs_views")
   node = await startNode({ databaseUrl: db.url })
-  const ws = await workspaceWithKey(node, SCOPES, "Views")
+  const ws = await workspaceWithKey(node, SCOPES, "Views", OWNER_EMAIL)
   api = ws.api
   ids.house = (await api.post("/v1/brands", { name: "House" })).body.brand.id
   ids.wire = (await api.post("/v1/brands", { name: "Wire" })).body.brand.id
@@ -58,21 +52,23 @@ beforeAll(async () => {
   const channel = async (body: Record<string, unknown>) => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
-      kind: "STREAM",
-      streamId: stream.id,
-      templateVariant: "compact"
-    })
-    expect(sub.status, sub.text).toBe(201)
+    for (const input of [{ kind: "STREAM", streamId: stream.id }, INDEX_CLOSE]) {
+      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+      expect(sub.status, sub.text).toBe(201)
+    }
     return made.body.channel.id as string
   }
   ids.shorts = await channel({ name: "Shorts", surface: "youtube-shorts", locale: "en", brandId: ids.house })
   ids.telegram = await channel({ name: "Telegram DE", surface: "telegram", ratio: "1x1", locale: "de", brandId: ids.wire })
   ids.reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST", brandId: ids.house })
 
-  await sendAndSettle(stream.id, contentAbout("Gold", "Gold climbed to a record on Tuesday."), gold)
+  const data = contentAbout("Gold", "Gold climbed to a record on Tuesday.")
+  const sent = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
+  expect(sent.status, sent.text).toBe(202)
+  await settle(sent.body.ingestEventId, gold)
   between = new Date().toISOString()
-  await sendAndSettle(stream.id, contentAbout("Silver", "Silver climbed to a record on Wednesday."), silver)
+  const later = await sendForLater(api, contentAbout("Silver", "Silver climbed to a record on Wednesday."))
+  await settle(later.ingestEventId, silver)
 }, 300_000)
 
 afterAll(async () => {
@@ -100,8 +96,8 @@ describe("GET /v1/jobs", () => {
     expect(job).toMatchObject({
       status: "SCHEDULED",
       progress: 1,
-      origin: "custom",
-      details: "Prices",
+      origin: "manual",
+      details: "markets/index-close",
       postTitle: "Silver at a record",
       channelId: ids.telegram,
       channelName: "Telegram DE",
@@ -127,8 +123,25 @@ describe("GET /v1/jobs", () => {
     expect(typeof job.templateName).toBe("string")
     expect(job.templateName).not.toBe(MARKET)
     expect(job.renderJobId).toMatch(/^[0-9A-Z]{26}$/)
-    expect(Date.parse(job.scheduledFor)).not.toBeNaN()
+    expect(Date.parse(job.scheduledFor)).toBeGreaterThan(Date.now())
     expect(job.clip).toMatchObject({ mimeType: "video/mp4" })
+    // The gold one went out: published, and from then on it may be updated, deleted or posted again.
+    const published = r.body.jobs.find((j: any) => j.id === gold[ids.telegram])
+    expect(published).toMatchObject({
+      status: "PUBLISHED",
+      origin: "custom",
+      details: "Prices",
+      postTitle: "Gold at a record",
+      channelName: "Telegram DE",
+      caption: "Gold: Rekord.",
+      permalink: null,
+      error: null,
+      updatable: true,
+      repostable: true,
+      deletable: true
+    })
+    expect(Date.parse(published.publishedAt)).toBeGreaterThanOrEqual(Date.parse(published.scheduledFor))
+    expect(Date.parse(published.publishedAt)).toBeLessThanOrEqual(Date.parse(between))
 
     const video = await fetch(job.clip.url)
     expect(video.status).toBe(200)
@@ -153,12 +166,12 @@ describe("GET /v1/jobs", () => {
   it("counts stages and facets, and names the page's channels and brands", async () => {
     const r = await api.get("/v1/jobs")
     expect(r.body.stages).toEqual({
-      rendering: 0, approval: 2, scheduled: 4, publishing: 0, published: 0, failed: 0, rejected: 0, cancelled: 0, deleted: 0
+      rendering: 0, approval: 2, scheduled: 2, publishing: 0, published: 2, failed: 0, rejected: 0, cancelled: 0, deleted: 0
     })
     expect(r.body.facets.stage).toEqual(r.body.stages)
     expect(r.body.facets.approval).toEqual({ pending: 2, approved: 0, rejected: 0, none: 4 })
     expect(r.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2, instagram: 0, facebook: 0 })
-    expect(r.body.facets.origin).toEqual({ shipped: 0, custom: 6, manual: 0 })
+    expect(r.body.facets.origin).toEqual({ shipped: 0, custom: 3, manual: 3 })
     expect(r.body.labels).toEqual({
       channelId: { [ids.shorts]: "Shorts", [ids.telegram]: "Telegram DE", [ids.reviewed]: "Reviewed" },
       brandId: { [ids.house]: "House", [ids.wire]: "Wire" }
@@ -166,7 +179,7 @@ describe("GET /v1/jobs", () => {
     // `stages` follow the other filters; facets follow only the scope (q, channel, brand, window).
     const tiktok = await api.get("/v1/jobs?platform=tiktok&stage=scheduled")
     expect(tiktok.body).toMatchObject({ jobs: [], total: 0, all: 6 })
-    expect(tiktok.body.stages).toMatchObject({ approval: 2, scheduled: 0 })
+    expect(tiktok.body.stages).toMatchObject({ approval: 2, scheduled: 0, published: 0 })
     expect(tiktok.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2 })
     const page = await api.get(`/v1/jobs?channelId=${ids.telegram}`)
     expect(page.body.labels).toEqual({ channelId: { [ids.telegram]: "Telegram DE" }, brandId: { [ids.wire]: "Wire" } })
@@ -182,14 +195,16 @@ describe("GET /v1/jobs", () => {
     }
     const on = (channel: string) => [gold[channel]!, silver[channel]!]
     await expectIds("stage=approval", on(ids.reviewed))
-    await expectIds("stage=scheduled", [...on(ids.shorts), ...on(ids.telegram)])
+    await expectIds("stage=scheduled", [silver[ids.shorts]!, silver[ids.telegram]!])
+    await expectIds("stage=published", [gold[ids.shorts]!, gold[ids.telegram]!])
     await expectIds("stage=failed", [])
     await expectIds(`channelId=${ids.shorts}`, on(ids.shorts))
     await expectIds(`brandId=${ids.wire}`, on(ids.telegram))
-    await expectIds(`brandId=${ids.house}&stage=scheduled`, on(ids.shorts))
+    await expectIds(`brandId=${ids.house}&stage=scheduled`, [silver[ids.shorts]!])
     await expectIds("platform=youtube", on(ids.shorts))
-    await expectIds("origin=custom", [...on(ids.shorts), ...on(ids.telegram), ...on(ids.reviewed)])
-    await expectIds("origin=manual", [])
+    await expectIds("origin=custom", Object.values(gold))
+    await expectIds("origin=manual", Object.values(silver))
+    await expectIds("origin=shipped", [])
     await expectIds("approval=pending", on(ids.reviewed))
     await expectIds("approval=none", [...on(ids.shorts), ...on(ids.telegram)])
     await expectIds("approval=approved", [])
@@ -200,7 +215,7 @@ describe("GET /v1/jobs", () => {
     const r = await api.get("/v1/jobs?q=silver%20AT")
     expect(jobIds(r)).toEqual(sorted(silverJobs))
     expect(r.body).toMatchObject({ total: 3, all: 6 })
-    expect(r.body.facets.origin).toEqual({ shipped: 0, custom: 3, manual: 0 })
+    expect(r.body.facets.origin).toEqual({ shipped: 0, custom: 0, manual: 3 })
     expect(jobIds(await api.get("/v1/jobs?q=telegram"))).toEqual(sorted([gold[ids.telegram]!, silver[ids.telegram]!]))
     expect(jobIds(await api.get(`/v1/jobs?q=${gold[ids.shorts]!.toLowerCase()}`))).toEqual([gold[ids.shorts]])
     expect((await api.get("/v1/jobs?q=100%25")).body).toMatchObject({ jobs: [], total: 0, all: 6 })
@@ -249,7 +264,7 @@ describe("GET /v1/posts", () => {
       origin: "custom",
       details: "Prices",
       postTitle: "Gold at a record",
-      state: "SCHEDULED",
+      state: "PUBLISHED",
       platform: "youtube",
       surfaceLabel: "YouTube Shorts",
       channelName: "Shorts",
@@ -259,13 +274,13 @@ describe("GET /v1/posts", () => {
       title: "Gold at a record",
       caption: "Gold climbed to a record on Tuesday. The dollar slid for a third day.",
       hashtags: ["gold", "markets"],
-      publishedAt: null,
       platformPostId: null,
       permalink: null,
       failureReason: null,
       connected: true,
       clipStored: true
     })
+    expect(Date.parse(post.publishedAt)).toBeGreaterThanOrEqual(Date.parse(post.scheduledFor))
     expect(post.assets).toHaveLength(1)
     expect(Date.parse(post.assets[0].expiresAt)).toBeGreaterThan(Date.now())
     const video = await fetch(post.assets[0].url)
@@ -273,13 +288,16 @@ describe("GET /v1/posts", () => {
     // The job lists the same clip as its post.
     const job = (await api.get(`/v1/jobs?q=${gold[ids.shorts]}`)).body.jobs[0]
     expect(job.clip.id).toBe(post.assets[0].assetId)
+    const scheduled = r.body.posts.find((p: any) => p.postGroupId === silver[ids.shorts])
+    expect(scheduled).toMatchObject({ origin: "manual", state: "SCHEDULED", publishedAt: null, clipStored: true })
+    expect(Date.parse(scheduled.scheduledFor)).toBeGreaterThan(Date.now())
   })
 
   it("filters by state, platform, channel and q, counting facets over channel and q", async () => {
     const r = await api.get("/v1/posts?state=AWAITING_APPROVAL")
     expect(r.body.posts.map((p: any) => p.postGroupId).sort()).toEqual(sorted([gold[ids.reviewed]!, silver[ids.reviewed]!]))
     expect(r.body).toMatchObject({ total: 2, all: 6 })
-    expect(r.body.facets.state).toMatchObject({ SCHEDULED: 4, AWAITING_APPROVAL: 2, PUBLISHED: 0, RENDERING: 0 })
+    expect(r.body.facets.state).toMatchObject({ SCHEDULED: 2, AWAITING_APPROVAL: 2, PUBLISHED: 2, RENDERING: 0 })
     expect(r.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2, linkedin: 0 })
     const telegram = await api.get("/v1/posts?platform=telegram&q=silver")
     expect(telegram.body.posts.map((p: any) => p.postGroupId)).toEqual([silver[ids.telegram]])

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { admin, client, workspaceWithKey } from "../support/Client.js"
+import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 import { MB } from "../support/Storage.js"
@@ -40,35 +41,38 @@ interface ListedClip {
 }
 
 /**
- * A workspace where each channel listens to a stream of its own, so each event renders one video for one job (the
- * compact variant: short renders). `send` answers the event's job once it left the rendering stage.
+ * A workspace with an owner (hand-over emails it) where each channel listens to a stream of its own, so each event
+ * renders one video for one job (the compact variant: short renders). `send` answers the event's job once it is
+ * rendered and, if due, handed over. `laterChannel` is the one channel listening to the index-close feed, whose posts
+ * `sendLater` schedules an hour ahead: they stay SCHEDULED.
  */
 const setUp = async (name: string) => {
-  const ws = await workspaceWithKey(node, scopes, name)
+  const ws = await workspaceWithKey(node, scopes, name, OWNER_EMAIL)
   const api = client(node, ws.apiKey)
   await api.post("/v1/brands", { name: "House" })
-  const channel = async (body: Record<string, unknown>) => {
-    const stream = (await api.post("/v1/streams", { name: `${String(body["name"])} feed`, templateId: MARKET })).body.stream
+  const subscribe = async (body: Record<string, unknown>, input: Record<string, unknown>) => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
-      kind: "STREAM",
-      streamId: stream.id,
-      templateVariant: "compact"
-    })
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
     expect(sub.status, sub.text).toBe(201)
+  }
+  const channel = async (body: Record<string, unknown>) => {
+    const stream = (await api.post("/v1/streams", { name: `${String(body["name"])} feed`, templateId: MARKET })).body.stream
+    await subscribe(body, { kind: "STREAM", streamId: stream.id })
     return stream.id as string
   }
+  const laterChannel = (body: Record<string, unknown>) => subscribe(body, INDEX_CLOSE)
+  const dataOf = (headline: string) => ({ ...content, clipData: { headline, subline: "Bullion tops $2,400" } })
   const send = async (streamId: string, headline: string) => {
-    const sent = await api.post("/v1/stream", {
-      streamId,
-      eventId: newEventId(),
-      occurredAt: new Date().toISOString(),
-      data: { ...content, clipData: { headline, subline: "Bullion tops $2,400" } }
-    })
+    const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: dataOf(headline) })
     expect(sent.status, sent.text).toBe(202)
     expect(sent.body.matched).toHaveLength(1)
     return settled(sent.body.matched[0].postGroupId as string)
+  }
+  const sendLater = async (headline: string) => {
+    const sent = await sendForLater(api, dataOf(headline))
+    expect(sent.matched).toHaveLength(1)
+    return settled(sent.matched[0]!.postGroupId)
   }
   const clips = async (): Promise<Array<ListedClip>> => {
     const listed = await api.get("/v1/media/renders")
@@ -80,7 +84,7 @@ const setUp = async (name: string) => {
     expect(posts.status, posts.text).toBe(200)
     return posts.body.posts.find((p: { postGroupId: string }) => p.postGroupId === jobId)
   }
-  return { ...ws, api, channel, send, clips, postOf }
+  return { ...ws, api, channel, send, laterChannel, sendLater, clips, postOf }
 }
 
 const content = {
@@ -88,18 +92,11 @@ const content = {
   metaData: { title: "Gold at a record", captionShort: "Gold: record.", hashtags: ["gold"] }
 }
 
-/** The job's row once it left the rendering stage (polled; the render takes about two seconds), with its clip. */
-const settled = async (jobId: string, timeoutMs = 150_000) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const [job] = await query(db.url, "SELECT id, status, render_job_id FROM jobs WHERE id = $1", [jobId])
-    if (job !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(job.status as string)) {
-      const [clip] = await query(db.url, "SELECT id, kept, stored FROM clips WHERE render_job_id = $1", [job.render_job_id])
-      return { id: jobId, status: job.status as string, clipId: clip?.id as string }
-    }
-    if (Date.now() > deadline) throw new Error(`job ${jobId} still rendering: ${job?.status}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
+/** The job once rendered and, if due, handed over (polled; the render takes about two seconds), with its clip. */
+const settled = async (jobId: string) => {
+  const [job] = await settledJobs(db.url, "id = $1", [jobId])
+  const [clip] = await query(db.url, "SELECT id, kept, stored FROM clips WHERE render_job_id = $1", [job!.render_job_id])
+  return { id: jobId, status: job!.status as string, clipId: clip?.id as string }
 }
 
 const jobStatus = async (jobId: string) =>
@@ -108,8 +105,8 @@ const jobStatus = async (jobId: string) =>
 describe("pipeline clips in the media library", () => {
   it("a finished render is kept and counted; a scheduled post's clip is needed and its delete refused", async () => {
     const ws = await setUp("Kept clips")
-    const shorts = await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
-    const job = await ws.send(shorts, "Gold climbs to a record")
+    await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
+    const job = await ws.sendLater("Gold climbs to a record")
     expect(job.status).toBe("SCHEDULED")
 
     const [clip, ...others] = await ws.clips()
@@ -152,9 +149,9 @@ describe("pipeline clips in the media library", () => {
 
   it("room is made by removing the oldest clip no post relies on, never a needed one", async () => {
     const ws = await setUp("Tight clips")
-    const shorts = await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
     const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
-    const needed = await ws.send(shorts, "Gold climbs to a record")
+    const needed = await ws.sendLater("Gold climbs to a record")
     const spare = await ws.send(reviewed, "Gold slips from a record")
     expect([needed.status, spare.status]).toEqual(["SCHEDULED", "AWAITING_APPROVAL"])
     const sizes = new Map((await ws.clips()).map((c) => [c.id, c.byteSize]))
@@ -185,9 +182,9 @@ describe("pipeline clips in the media library", () => {
 
   it("a smaller storage limit removes the clips no post relies on first, even when a needed one is older", async () => {
     const ws = await setUp("Shrunk")
-    const shorts = await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
+    await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
     const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
-    const needed = await ws.send(shorts, "Gold climbs to a record")
+    const needed = await ws.sendLater("Gold climbs to a record")
     const spare = await ws.send(reviewed, "Gold slips from a record")
     expect([needed.status, spare.status]).toEqual(["SCHEDULED", "AWAITING_APPROVAL"])
     // 1 MB in all, 10 % of it for clips: room for one of the two clips. The needed one is older, so oldest-first

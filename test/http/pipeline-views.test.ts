@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { client, workspaceWithKey } from "../support/Client.js"
+import { client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, indexClose, MARKET, newEventId } from "../support/Routes.js"
 
@@ -10,8 +11,12 @@ let api: ReturnType<typeof client>
 let accountId: string
 let streamId: string
 const channels: Record<"shorts" | "telegram" | "reviewed", string> = { shorts: "", telegram: "", reviewed: "" }
-/** Job id per channel id, from the send's answer. */
+/**
+ * Job id per channel id, from each send's answer: the stream event's posts were due once rendered (now PUBLISHED); the
+ * feed event's, the same content, are scheduled an hour ahead (SCHEDULED), served by the same videos.
+ */
 let jobOf: Map<string, string>
+let laterJobOf: Map<string, string>
 /** States `GET /v1/pipeline/{id}` showed for one job while it was rendering. */
 const seenWhileRendering = new Set<string>()
 
@@ -38,6 +43,8 @@ const zeroes = (keys: Array<string>, some: Record<string, number>) =>
   Object.fromEntries(keys.map((key) => [key, some[key] ?? 0]))
 
 const RENDERING_STAGE = ["ACCEPTED", "AWAITING_RENDERING", "RENDERING", "DOWNLOADING"]
+const jobMap = (matched: Array<{ channelId: string; postGroupId: string }>) =>
+  new Map(matched.map((m) => [m.channelId, m.postGroupId]))
 
 /** Polls the one-job view (as a dashboard does) until every job of the event has left the rendering stage. */
 const settle = async (jobIds: Array<string>, timeoutMs = 150_000) => {
@@ -58,7 +65,7 @@ const settle = async (jobIds: Array<string>, timeoutMs = 150_000) => {
 beforeAll(async () => {
   db = await createTestDatabase("pipeline_views")
   node = await startNode({ databaseUrl: db.url })
-  const ws = await workspaceWithKey(node, scopes, "Dashboard")
+  const ws = await workspaceWithKey(node, scopes, "Dashboard", OWNER_EMAIL)
   api = ws.api
   accountId = ws.accountId
   expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
@@ -67,12 +74,10 @@ beforeAll(async () => {
   const channel = async (body: Record<string, unknown>) => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
-      kind: "STREAM",
-      streamId,
-      templateVariant: "compact"
-    })
-    expect(sub.status, sub.text).toBe(201)
+    for (const input of [{ kind: "STREAM", streamId }, INDEX_CLOSE]) {
+      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+      expect(sub.status, sub.text).toBe(201)
+    }
     return made.body.channel.id as string
   }
   channels.shorts = await channel({ name: "Shorts", surface: "youtube-shorts", locale: "en" })
@@ -80,8 +85,12 @@ beforeAll(async () => {
   channels.reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST" })
   const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })
   expect(sent.status, sent.text).toBe(202)
-  jobOf = new Map(sent.body.matched.map((m: { channelId: string; postGroupId: string }) => [m.channelId, m.postGroupId]))
+  jobOf = jobMap(sent.body.matched)
   await settle([...jobOf.values()])
+  await settledJobs(db.url, "ingest_event_id = $1", [sent.body.ingestEventId])
+  const later = await sendForLater(api, content)
+  laterJobOf = jobMap(later.matched)
+  await settledJobs(db.url, "ingest_event_id = $1", [later.ingestEventId])
 }, 240_000)
 
 afterAll(async () => {
@@ -111,21 +120,24 @@ describe("GET /v1/pipeline", () => {
     }
     expect(Date.parse(render.recent[0].createdAt)).toBeGreaterThanOrEqual(Date.parse(render.recent[1].createdAt))
 
-    expect(posts.counts).toEqual(zeroes(JOB_STATUSES, { SCHEDULED: 2, AWAITING_APPROVAL: 1 }))
+    expect(posts.counts).toEqual(zeroes(JOB_STATUSES, { PUBLISHED: 2, SCHEDULED: 2, AWAITING_APPROVAL: 2 }))
     expect(posts.clipCounts).toEqual({ stored: 2, removed: 0 })
-    expect(posts.inFlight).toBe(3)
-    expect(posts.recent.map((e: { id: string }) => e.id).sort()).toEqual([...jobOf.values()].sort())
+    // Published jobs are done; the scheduled and the waiting ones are still in flight.
+    expect(posts.inFlight).toBe(4)
+    expect(posts.recent.map((e: { id: string }) => e.id).sort()).toEqual([...jobOf.values(), ...laterJobOf.values()].sort())
   })
 
   it("describes each recent job: where it goes, what it is, how long in its status, and its video", async () => {
     const { posts } = (await api.get("/v1/pipeline")).body
-    const entry = (channelId: string) => posts.recent.find((e: { id: string }) => e.id === jobOf.get(channelId))
+    const entry = (channelId: string, jobs = jobOf) => posts.recent.find((e: { id: string }) => e.id === jobs.get(channelId))
+    const fromStream = new Set(jobOf.values())
     const rows = await query(db.url, "SELECT id, updated_at, render_job_id FROM jobs WHERE workspace_id = $1", [accountId])
     for (const e of posts.recent) {
       expect(Object.keys(e).sort()).toEqual(["brand", "channelName", "clips", "createdAt", "error", "id", "kind",
         "renderPosition", "source", "stageSeconds", "stageSince", "state", "streamId", "templateId", "title"])
       const row = rows.find((j) => j.id === e.id)!
-      expect(e).toMatchObject({ kind: "postGroup", templateId: MARKET, brand: "House", streamId, source: null, error: null })
+      expect(e).toMatchObject({ kind: "postGroup", templateId: MARKET, brand: "House", error: null,
+        ...(fromStream.has(e.id) ? { streamId, source: null } : { streamId: null, source: "markets/index-close" }) })
       expect(e.stageSince).toBe((row.updated_at as Date).toISOString())
       const sinceUpdate = (Date.now() - (row.updated_at as Date).getTime()) / 1000
       expect(e.stageSeconds).toBeGreaterThanOrEqual(Math.floor(sinceUpdate) - 1)
@@ -133,12 +145,17 @@ describe("GET /v1/pipeline", () => {
       const clips = await query(db.url, "SELECT id FROM clips WHERE render_job_id = $1 AND stored", [row.render_job_id])
       expect(e.clips.map((c: { id: string }) => c.id)).toEqual(clips.map((c) => c.id))
     }
-    expect(entry(channels.shorts)).toMatchObject({ state: "SCHEDULED", channelName: "Shorts", title: "Copper slips" })
-    expect(entry(channels.telegram)).toMatchObject({ state: "SCHEDULED", channelName: "Telegram DE", title: "Kupfer gibt nach" })
+    expect(entry(channels.shorts)).toMatchObject({ state: "PUBLISHED", channelName: "Shorts", title: "Copper slips" })
+    expect(entry(channels.telegram)).toMatchObject({ state: "PUBLISHED", channelName: "Telegram DE", title: "Kupfer gibt nach" })
     expect(entry(channels.reviewed)).toMatchObject({ state: "AWAITING_APPROVAL", channelName: "Reviewed" })
-    // The shared video is the same clip on both channels, and its signed address downloads it without a key.
+    expect(entry(channels.shorts, laterJobOf)).toMatchObject({ state: "SCHEDULED", channelName: "Shorts", title: "Copper slips" })
+    expect(entry(channels.telegram, laterJobOf)).toMatchObject({ state: "SCHEDULED", channelName: "Telegram DE", title: "Kupfer gibt nach" })
+    expect(entry(channels.reviewed, laterJobOf)).toMatchObject({ state: "AWAITING_APPROVAL", channelName: "Reviewed" })
+    // The shared video is the same clip on both channels (and serves the later event's too), and its signed address
+    // downloads it without a key.
     expect(entry(channels.shorts).clips).toHaveLength(1)
     expect(entry(channels.shorts).clips[0].id).toBe(entry(channels.reviewed).clips[0].id)
+    expect(entry(channels.shorts, laterJobOf).clips[0].id).toBe(entry(channels.shorts).clips[0].id)
     const video = await fetch(entry(channels.shorts).clips[0].url)
     expect(video.status).toBe(200)
     expect(video.headers.get("content-type")).toBe("video/mp4")
@@ -208,13 +225,13 @@ describe("GET /v1/overview", () => {
     expect(r.body).toEqual({
       brands: 1,
       channels: 3,
-      subscriptions: 3,
+      subscriptions: 6,
       templates: { mirrored: 0 },
-      ingest: { total: 1, last24h: 1 },
+      ingest: { total: 2, last24h: 2 },
       renderJobs: { counts: zeroes(RENDER_STATES, { COMPLETED: 2 }) },
       assets: 2,
-      posts: { counts: zeroes(JOB_STATUSES, { SCHEDULED: 2, AWAITING_APPROVAL: 1 }) },
-      attention: { pendingApprovals: 1, deadDeliveries: 0 }
+      posts: { counts: zeroes(JOB_STATUSES, { PUBLISHED: 2, SCHEDULED: 2, AWAITING_APPROVAL: 2 }) },
+      attention: { pendingApprovals: 2, deadDeliveries: 0 }
     })
     const other = await workspaceWithKey(node, ["posts:read"], "Empty")
     expect((await other.api.get("/v1/overview")).body).toMatchObject({ brands: 0, channels: 0, assets: 0, ingest: { total: 0 } })
@@ -233,22 +250,28 @@ describe("GET /v1/calendar", () => {
     const to = dayStart(2).toISOString()
     const r = await api.get(`/v1/calendar?from=${from}&to=${to}`)
     expect(r.status, r.text).toBe(200)
-    const stored = await query(db.url, "SELECT * FROM posts WHERE workspace_id = $1 ORDER BY scheduled_for, id", [accountId])
+    const stored = await query(db.url,
+      "SELECT * FROM posts WHERE workspace_id = $1 ORDER BY coalesce(published_at, scheduled_for), id", [accountId])
+    // A published post falls on the day it was published, the others on the day they are scheduled for.
+    const published = new Set([channels.shorts, channels.telegram].map((c) => jobOf.get(c)))
+    expect(stored.filter((p) => p.published_at !== null).map((p) => p.job_id).sort()).toEqual([...published].sort())
+    const atOf = (p: Record<string, unknown>) => ((p.published_at ?? p.scheduled_for) as Date).toISOString()
+    const kindOf = (p: Record<string, unknown>) => (published.has(p.job_id as string) ? "published" : "scheduled")
     const today = dayStart(0).toISOString().slice(0, 10)
     expect(r.body.from).toBe(from)
     expect(r.body.to).toBe(to)
     expect(r.body.days).toEqual([dayStart(-1), dayStart(0), dayStart(1)].map((d) => {
       const date = d.toISOString().slice(0, 10)
-      const scheduled = stored.filter((p) => (p.scheduled_for as Date).toISOString().slice(0, 10) === date).length
-      return { date, scheduled, published: 0 }
+      const onDate = (done: boolean) => stored.filter((p) => atOf(p).slice(0, 10) === date && (p.published_at !== null) === done)
+      return { date, scheduled: onDate(false).length, published: onDate(true).length }
     }))
-    expect(r.body.days.find((d: { date: string }) => d.date === today).scheduled).toBeGreaterThan(0)
+    expect(r.body.days.find((d: { date: string }) => d.date === today).published).toBe(2)
     expect(r.body.posts).toEqual(stored.map((p) => ({
       id: p.id,
       postGroupId: p.job_id,
-      at: (p.scheduled_for as Date).toISOString(),
-      kind: "scheduled",
-      state: p.channel_id === channels.reviewed ? "AWAITING_APPROVAL" : "SCHEDULED",
+      at: atOf(p),
+      kind: kindOf(p),
+      state: p.channel_id === channels.reviewed ? "AWAITING_APPROVAL" : kindOf(p) === "published" ? "PUBLISHED" : "SCHEDULED",
       channelId: p.channel_id,
       channelName: { [channels.shorts]: "Shorts", [channels.telegram]: "Telegram DE", [channels.reviewed]: "Reviewed" }[p.channel_id as string],
       platform: p.platform,
@@ -261,7 +284,8 @@ describe("GET /v1/calendar", () => {
     const window = `from=${dayStart(-1).toISOString()}&to=${dayStart(2).toISOString()}`
     const one = (await api.get(`/v1/calendar?${window}&channelIds=${channels.telegram},01JAAAAAAAAAAAAAAAAAAAAAAA`)).body
     expect(one.channels).toEqual([{ id: channels.telegram, name: "Telegram DE" }])
-    expect(one.posts.map((p: { channelId: string }) => p.channelId)).toEqual([channels.telegram])
+    expect(one.posts.map((p: { postGroupId: string }) => p.postGroupId))
+      .toEqual([jobOf.get(channels.telegram), laterJobOf.get(channels.telegram)])
     const other = await workspaceWithKey(node, ["posts:read"], "Peeking")
     const peek = (await other.api.get(`/v1/calendar?${window}&channelIds=${channels.telegram}`)).body
     expect(peek.channels).toEqual([])

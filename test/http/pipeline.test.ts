@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { admin, client, workspaceWithKey } from "../support/Client.js"
+import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 import { readZip } from "../support/ZipRead.js"
@@ -32,20 +33,20 @@ const scopes = [
   "approvals:write"
 ]
 
-/** A workspace with a stream; `channel` adds a channel subscribed to it (compact variant: short renders). */
+/**
+ * A workspace with an owner (hand-over emails it, so due posts are published) and a stream. `channel` adds a channel
+ * subscribed to the stream, whose posts are due once rendered; `laterChannel` one subscribed to the index-close feed,
+ * whose posts `sendLater` schedules an hour ahead. Both render the compact variant (short renders).
+ */
 const setUp = async (name: string) => {
-  const ws = await workspaceWithKey(node, scopes, name)
+  const ws = await workspaceWithKey(node, scopes, name, OWNER_EMAIL)
   const api = client(node, ws.apiKey)
   await api.post("/v1/brands", { name: "House" })
   const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
-  const channel = async (body: Record<string, unknown>) => {
+  const subscribed = (input: Record<string, unknown>) => async (body: Record<string, unknown>) => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
-      kind: "STREAM",
-      streamId: stream.id,
-      templateVariant: "compact"
-    })
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
     expect(sub.status, sub.text).toBe(201)
     return made.body.channel.id as string
   }
@@ -54,7 +55,10 @@ const setUp = async (name: string) => {
     expect(sent.status, sent.text).toBe(202)
     return sent.body as { ingestEventId: string; matched: Array<{ postGroupId: string; channelId: string }> }
   }
-  return { ...ws, api, channel, send }
+  const channel = subscribed({ kind: "STREAM", streamId: stream.id })
+  const laterChannel = subscribed(INDEX_CLOSE)
+  const sendLater = (data: unknown = content) => sendForLater(api, data)
+  return { ...ws, api, channel, send, laterChannel, sendLater }
 }
 
 const content = {
@@ -72,16 +76,8 @@ const content = {
 const jobsOf = (ingestEventId: string) =>
   query(db.url, "SELECT * FROM jobs WHERE ingest_event_id = $1 ORDER BY created_at, id", [ingestEventId])
 
-/** Waits (without sleeping longer than a poll) until every job of the event has left the rendering stage. */
-const settled = async (ingestEventId: string, timeoutMs = 150_000) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const jobs = await jobsOf(ingestEventId)
-    if (jobs.every((j) => !["ACCEPTED", "AWAITING_RENDERING"].includes(j.status as string))) return jobs
-    if (Date.now() > deadline) throw new Error(`jobs still rendering: ${JSON.stringify(jobs.map((j) => j.status))}`)
-    await new Promise((r) => setTimeout(r, 250))
-  }
-}
+/** The event's jobs once they are rendered and, those due, handed over (hand-over moves due posts on at once). */
+const settled = (ingestEventId: string) => settledJobs(db.url, "ingest_event_id = $1", [ingestEventId])
 
 describe("from event to posts", () => {
   it("renders each distinct output once and writes one post per channel with its language's text", async () => {
@@ -97,8 +93,9 @@ describe("from event to posts", () => {
 
     const jobs = await settled(sent.body.ingestEventId)
     const byChannel = new Map(jobs.map((j) => [j.channel_id as string, j]))
-    expect(byChannel.get(shorts)!.status).toBe("SCHEDULED")
-    expect(byChannel.get(telegram)!.status).toBe("SCHEDULED")
+    // Due once rendered: handed over (into the owner's email) and published.
+    expect(byChannel.get(shorts)!.status).toBe("PUBLISHED")
+    expect(byChannel.get(telegram)!.status).toBe("PUBLISHED")
     expect(byChannel.get(reviewed)!.status).toBe("AWAITING_APPROVAL")
     // Shorts and TikTok are both 9x16 in English: one video serves both.
     expect(byChannel.get(shorts)!.render_job_id).toBe(byChannel.get(reviewed)!.render_job_id)
@@ -117,17 +114,18 @@ describe("from event to posts", () => {
     const posts = await query(db.url, "SELECT * FROM posts WHERE job_id = ANY($1)", [jobs.map((j) => j.id)])
     const postOf = (channelId: string) => posts.find((p) => p.channel_id === channelId)!
     expect(postOf(shorts)).toMatchObject({ platform: "youtube", ratio: "9x16", locale: "en", title: "Gold at a record",
-      caption: content.metaData.captionLong, hashtags: ["gold", "markets"], state: "SCHEDULED" })
+      caption: content.metaData.captionLong, hashtags: ["gold", "markets"], state: "PUBLISHED", published_at: expect.any(Date) })
     expect(postOf(telegram)).toMatchObject({ platform: "telegram", ratio: "1x1", locale: "de", title: "Gold auf Rekordhoch",
-      caption: "Gold: Rekord." })
-    expect(postOf(reviewed)).toMatchObject({ platform: "tiktok", caption: content.metaData.captionMedium, state: "AWAITING_APPROVAL" })
+      caption: "Gold: Rekord.", state: "PUBLISHED", published_at: expect.any(Date) })
+    expect(postOf(reviewed)).toMatchObject({ platform: "tiktok", caption: content.metaData.captionMedium, state: "AWAITING_APPROVAL",
+      published_at: null })
     const approvals = await query(db.url, "SELECT * FROM approvals WHERE job_id = $1", [byChannel.get(reviewed)!.id])
     expect(approvals.map((a) => a.state)).toEqual(["PENDING"])
 
     // The same content again (another event): served by the kept videos, nothing rendered anew.
     const again = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })
     const second = await settled(again.body.ingestEventId)
-    expect(second.map((j) => j.status).sort()).toEqual(["AWAITING_APPROVAL", "SCHEDULED", "SCHEDULED"])
+    expect(second.map((j) => j.status).sort()).toEqual(["AWAITING_APPROVAL", "PUBLISHED", "PUBLISHED"])
     expect((await query(db.url, "SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = $1", [ws.accountId]))[0]!.n).toBe(2)
   }, 240_000)
 })
@@ -155,7 +153,10 @@ describe("approvals", () => {
     const approved = await ws.api.post(`/v1/approvals/${approval.id}`, {})
     expect(approved.status, approved.text).toBe(200)
     expect(approved.body).toEqual({ postIds: [approval.posts[0].id], state: "APPROVED" })
-    expect((await jobsOf(first.ingestEventId))[0]!.status).toBe("SCHEDULED")
+    // Released with its time come: handed over at once, and published.
+    expect((await settled(first.ingestEventId))[0]!.status).toBe("PUBLISHED")
+    const released = await query(db.url, "SELECT state, published_at FROM posts WHERE job_id = $1", [first.matched[0]!.postGroupId])
+    expect(released).toEqual([{ state: "PUBLISHED", published_at: expect.any(Date) }])
     expectError(await ws.api.post(`/v1/approvals/${approval.id}`, { state: "REJECTED" }), 409, "invalid_state_transition")
 
     const other = approvalOf(second.matched[0]!.postGroupId)
@@ -172,9 +173,9 @@ describe("approvals", () => {
 describe("job actions and refusals", () => {
   it("cancel: a scheduled job's post is cancelled; a job with nothing left is 409", async () => {
     const ws = await setUp("Cancel")
-    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
-    const sent = await ws.send()
-    await settled(sent.ingestEventId)
+    await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
+    const sent = await ws.sendLater()
+    expect((await settled(sent.ingestEventId))[0]!.status).toBe("SCHEDULED")
     const jobId = sent.matched[0]!.postGroupId
     const cancelled = await ws.api.post(`/v1/jobs/${jobId}/cancel`)
     expect(cancelled.status, cancelled.text).toBe(200)
@@ -182,13 +183,21 @@ describe("job actions and refusals", () => {
     expect((await jobsOf(sent.ingestEventId))[0]!.status).toBe("CANCELLED")
     expectError(await ws.api.post(`/v1/jobs/${jobId}/cancel`), 409, "conflict")
     expectError(await ws.api.post("/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"), 404, "not_found")
+
+    // A published job has nothing left to cancel either.
+    await ws.channel({ name: "Telegram", surface: "telegram", ratio: "1x1" })
+    const now = await ws.send()
+    const [published] = await settled(now.ingestEventId)
+    expect(published!.status).toBe("PUBLISHED")
+    expect(expectError(await ws.api.post(`/v1/jobs/${published!.id}/cancel`), 409, "conflict").message).toContain("PUBLISHED")
+    expect((await jobsOf(now.ingestEventId))[0]!.status).toBe("PUBLISHED")
   }, 240_000)
 
   it("update, delete and repost: bodies over the limits are refused naming the field; unpublished jobs are 409", async () => {
     const ws = await setUp("Edits")
-    await ws.channel({ name: "Shorts", surface: "youtube-shorts" })
-    const sent = await ws.send()
-    await settled(sent.ingestEventId)
+    await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
+    const sent = await ws.sendLater()
+    expect((await settled(sent.ingestEventId))[0]!.status).toBe("SCHEDULED")
     const jobId = sent.matched[0]!.postGroupId
     const tooLong = await ws.api.post(`/v1/jobs/${jobId}/update`, {
       caption: "x".repeat(4001),
@@ -233,9 +242,10 @@ describe("job actions and refusals", () => {
     const video = entries.find((e) => e.name.endsWith(".mp4"))!
     expect(video.data.subarray(4, 8).toString()).toBe("ftyp")
     const post = JSON.parse(entries.find((e) => e.name.endsWith(".json"))!.data.toString())
-    expect(post).toMatchObject({ postGroupId: jobId, state: "SCHEDULED", platform: "youtube", caption: content.metaData.captionLong,
+    expect(post).toMatchObject({ postGroupId: jobId, state: "PUBLISHED", platform: "youtube", caption: content.metaData.captionLong,
       timeZone: "Europe/Berlin" })
     expect(post.scheduledFor).toMatch(/\+0[12]:00$/)
+    expect(post.publishedAt).toMatch(/\+0[12]:00$/)
     const postId = post.id as string
     expect((await zipOf(`/v1/posts/${postId}/package`)).map((e) => e.name).sort()).toEqual(entries.map((e) => e.name).sort())
     expectError(await ws.api.get(`/v1/jobs/${jobId}/download?tz=Mars/Olympus`), 400, "schema_validation")
@@ -255,7 +265,7 @@ describe("job actions and refusals", () => {
     const streamId = (await ws.api.get("/v1/stream")).body.streams[0].streamId as string
     expect((await ws.api.post(`/v1/streams/${streamId}/delete`)).status).toBe(200)
     const [job] = await settled(sent.ingestEventId)
-    expect(job!.status).toBe("SCHEDULED")
+    expect(job!.status).toBe("PUBLISHED")
   }, 240_000)
 
   it("an exhausted render allowance fails the job with the reason", async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { admin, type Answer, client, workspaceWithKey } from "../support/Client.js"
+import { admin, type Answer, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET, newEventId, ULID } from "../support/Routes.js"
@@ -19,9 +19,9 @@ afterAll(async () => {
 
 const configScopes = ["streams:write", "streams:read", "channels:write", "channels:read", "brands:write"]
 
-/** A workspace with a configuring key, a sending key, and a stream on the market-move template. */
+/** A workspace (with an owner: its due posts are handed over), a configuring key, a sending key, and a stream. */
 const workspace = async (name: string, fieldMap: Record<string, unknown> = {}) => {
-  const config = await workspaceWithKey(node, configScopes, name)
+  const config = await workspaceWithKey(node, configScopes, name, OWNER_EMAIL)
   expect((await config.api.post("/v1/brands", { name: "House" })).status).toBe(201)
   const sender = client(node, (await admin(node).key(config.accountId, ["ingest:write"])).apiKey)
   const made = await config.api.post("/v1/streams", { name: `${name} prices`, templateId: MARKET, fieldMap })
@@ -88,8 +88,10 @@ describe("POST /v1/stream: outcomes", () => {
     expect(jobs.map((j) => [j.id, j.channel_id, j.origin]).sort()).toEqual(
       r.body.matched.map((m: { postGroupId: string; channelId: string }) => [m.postGroupId, m.channelId, "custom"]).sort()
     )
-    // Written ACCEPTED; the channels may have started them by now (docs/pipeline.md).
-    for (const job of jobs) expect(["ACCEPTED", "AWAITING_RENDERING", "SCHEDULED", "RENDER_FAILED"]).toContain(job.status)
+    // Written ACCEPTED; the channels may have started them by now, and hand-over taken on a rendered one (docs/pipeline.md).
+    for (const job of jobs) {
+      expect(["ACCEPTED", "AWAITING_RENDERING", "SCHEDULED", "PUBLISHING", "PUBLISHED", "RENDER_FAILED"]).toContain(job.status)
+    }
     const [event] = await eventRows(ws.accountId)
     expect(event).toMatchObject({ id: r.body.ingestEventId, status: "ACCEPTED", origin: "custom", post_title: "Gold climbs to a record" })
   })

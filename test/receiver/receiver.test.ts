@@ -17,7 +17,7 @@ const publishBody = JSON.stringify({
   timestamp: "2026-11-23T12:00:00.000Z",
   data: {
     posts: [
-      { id: "post_1", channelName: "Match days", platform: "TIKTOK", title: "Late winner" },
+      { id: "post_1", channel: { name: "Match days", platform: "TIKTOK" }, title: "Late winner" },
       { id: "post_2", channelId: "ch_2", platform: "YOUTUBE", title: "Highlights" }
     ]
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { admin, client, workspaceWithKey } from "../support/Client.js"
+import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody } from "../support/Exports.js"
 import { startNode, type TestNode } from "../support/Node.js"
@@ -34,7 +34,7 @@ describe("render capacity", () => {
   })
 
   it("a pipeline job's render waits durably until a node with render slots joins, then finishes there", async () => {
-    const ws = await workspaceWithKey(node, ["streams:write", "channels:write", "brands:write", "ingest:write"], "Waiting")
+    const ws = await workspaceWithKey(node, ["streams:write", "channels:write", "brands:write", "ingest:write"], "Waiting", OWNER_EMAIL)
     const posting = (await admin(node).key(ws.accountId, ["posts:write"])).apiKey
     await ws.api.post("/v1/brands", { name: "House" })
     const stream = (await ws.api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
@@ -44,7 +44,8 @@ describe("render capacity", () => {
     expect(sent.status, sent.text).toBe(202)
     const jobId = sent.body.matched[0].postGroupId as string
     const statusOf = async () =>
-      (await query(db.url, "SELECT j.status, r.state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id WHERE j.id = $1", [jobId]))[0]!
+      (await query(db.url, `SELECT j.status, r.state, p.published_at FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id
+        LEFT JOIN posts p ON p.job_id = j.id WHERE j.id = $1`, [jobId]))[0]!
     const until = async (done: (row: Record<string, unknown>) => boolean, timeoutMs: number) => {
       const deadline = Date.now() + timeoutMs
       let row = await statusOf()
@@ -83,7 +84,9 @@ describe("render capacity", () => {
     }
     expect(reservation.map((r) => r.state)).toEqual(["released"])
     renderer = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "1" } })
-    expect(await until((row) => row.status === "SCHEDULED", 90_000)).toMatchObject({ status: "SCHEDULED", state: "COMPLETED" })
+    // Rendered there, then due at once: handed over and published.
+    const done = await until((row) => !["AWAITING_RENDERING", "SCHEDULED", "PUBLISHING"].includes(row.status as string), 90_000)
+    expect(done).toMatchObject({ status: "PUBLISHED", state: "COMPLETED", published_at: expect.any(Date) })
     expect((await client(renderer).get("/health")).status).toBe(200)
   }, 150_000)
 })

@@ -7,6 +7,7 @@ import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
 import { StreamListeners } from "../../src/streams/StreamListeners.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
+import { TemplateClearance } from "../../src/templates/TemplateClearance.js"
 import { Streams } from "../../src/streams/Streams.js"
 import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
@@ -18,7 +19,9 @@ const NoListeners = Layer.succeed(StreamListeners, {
   templateChanged: () => Effect.succeed(0)
 })
 
-const StreamsTest = Layer.mergeAll(Streams.layer, StreamEntityLive, Identity.layer).pipe(
+const StreamsTest = Layer.mergeAll(Streams.layer, StreamEntityLive).pipe(
+  Layer.provideMerge(TemplateClearance.layer),
+  Layer.provideMerge(Identity.layer),
   Layer.provideMerge(Layer.mergeAll(StreamRepo.layer, IdentityRepo.layer, NoListeners)),
   Layer.provideMerge(serviceTestLayer("streams_service"))
 )

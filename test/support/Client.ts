@@ -45,8 +45,9 @@ export const admin = (node: TestNode) => {
   const c = client(node, node.adminToken)
   return {
     ...c,
-    workspace: async (name = "Test workspace") => {
-      const r = await c.post("/admin/workspaces", { name })
+    /** With `ownerEmail`, hand-over emails have someone to go to, so due posts are handed over and published. */
+    workspace: async (name = "Test workspace", ownerEmail?: string) => {
+      const r = await c.post("/admin/workspaces", ownerEmail === undefined ? { name } : { name, ownerEmail })
       if (r.status !== 201) throw new Error(`workspace: ${r.status} ${r.text}`)
       return r.body as { accountId: string; accountName: string }
     },
@@ -58,10 +59,18 @@ export const admin = (node: TestNode) => {
   }
 }
 
+/** An owner address for test workspaces whose posts are to be published (into the node's `.eml` outbox). */
+export const OWNER_EMAIL = "owner@example.test"
+
 /** A workspace and one key with the given scopes, ready to call. */
-export const workspaceWithKey = async (node: TestNode, scopes: ReadonlyArray<string> = ["*"], name?: string) => {
+export const workspaceWithKey = async (
+  node: TestNode,
+  scopes: ReadonlyArray<string> = ["*"],
+  name?: string,
+  ownerEmail?: string
+) => {
   const a = admin(node)
-  const workspace = await a.workspace(name)
+  const workspace = await a.workspace(name, ownerEmail)
   const key = await a.key(workspace.accountId, scopes)
   return { ...workspace, ...key, api: client(node, key.apiKey) }
 }

@@ -1,14 +1,14 @@
 import pg from "pg"
 
-const adminUrl = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
+const defaultAdminUrl = process.env["TEST_DATABASE_URL"] ?? "postgres://postgres@127.0.0.1:5432/postgres"
 
 export interface TestDatabase {
   readonly url: string
   readonly drop: () => Promise<void>
 }
 
-/** A fresh database on the local PostgreSQL server for one test file. */
-export const createTestDatabase = async (label: string): Promise<TestDatabase> => {
+/** A fresh database on the local PostgreSQL server (or the one `adminUrl` names) for one test file. */
+export const createTestDatabase = async (label: string, adminUrl = defaultAdminUrl): Promise<TestDatabase> => {
   const name = `cw_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()

@@ -5,7 +5,10 @@ import * as os from "node:os"
 import * as path from "node:path"
 import { type AppSettings, AppConfig } from "../../src/Config.js"
 import { ChannelClipListeners } from "../../src/channels/jobs/ChannelClipListeners.js"
+import { HandOverLive } from "../../src/channels/handover/HandOverLive.js"
+import { JobDispatcher } from "../../src/channels/jobs/JobDispatcher.js"
 import { JobRepo } from "../../src/channels/jobs/JobRepo.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { PipelineRenders } from "../../src/renders/jobs/PipelineRenders.js"
 import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
@@ -62,5 +65,12 @@ export const serviceTestLayer = (label: string) =>
 export const newWorkspace = (name: string) =>
   Effect.flatMap(Identity, (identity) => identity.createWorkspace(name, null)).pipe(Effect.map((c) => c.accountId))
 
-/** What a channel entity needs for its jobs, for service tests that host it: the job rows and the pipeline's renders. */
-export const ChannelJobsDeps = Layer.merge(JobRepo.layer, PipelineRenders.layer.pipe(Layer.provide(RenderRepo.layer)))
+/**
+ * What a channel entity needs for its jobs, for service tests that host it: the job rows, the pipeline's renders,
+ * hand-over (updates and deletes queue deliveries) and the job dispatcher (reposts wake it).
+ */
+export const ChannelJobsDeps = Layer.mergeAll(
+  PipelineRenders.layer.pipe(Layer.provide(RenderRepo.layer)),
+  HandOverLive,
+  JobDispatcher.layer
+).pipe(Layer.provideMerge(JobRepo.layer), Layer.provideMerge(LocalBlobStorage.layer))

@@ -1,4 +1,5 @@
 import { Context, Duration, Effect, Layer, Queue } from "effect"
+import { continuingTrace } from "../../domain/TraceParent.js"
 import { ChannelEntity } from "../ChannelEntity.js"
 import { type ClaimedJob, JobRepo } from "./JobRepo.js"
 
@@ -34,10 +35,11 @@ export class JobDispatcher extends Context.Tag("clipwright/channels/JobDispatche
       const wakes = yield* Effect.acquireRelease(Queue.sliding<void>(1), Queue.shutdown)
 
       // Each start is awaited (bounded), so no more than IN_FLIGHT are being started by this node at any time; one
-      // that takes too long is left to finish on its own (its message is stored) while the next ones go on.
+      // that takes too long is left to finish on its own (its message is stored; StartJob is uninterruptible from
+      // the client's side, so the timeout does not cancel it) while the next ones go on.
       const start = (job: ClaimedJob) =>
         channel(job.channelId).StartJob({ workspaceId: job.workspaceId, jobId: job.id, claim: job.dispatchedAt.toISOString() })
-          .pipe(Effect.timeout(START_TIMEOUT), Effect.ignore)
+          .pipe(continuingTrace(job.traceParent), Effect.timeout(START_TIMEOUT), Effect.ignore)
 
       const handOver = Effect.gen(function*() {
         const claimed = yield* repo.claimWaitingAnyWorkspace(BATCH, AGAIN_AFTER_SECONDS)

@@ -38,7 +38,9 @@ const Claimed = Schema.Struct({
   id: Schema.String,
   workspaceId: WorkspaceId,
   channelId: Schema.String,
-  dispatchedAt: Schema.DateFromSelf
+  dispatchedAt: Schema.DateFromSelf,
+  /** The trace of the request that brought the job's event in. */
+  traceParent: Schema.NullOr(Schema.String)
 })
 export type ClaimedJob = typeof Claimed.Type
 
@@ -133,7 +135,8 @@ const make = Effect.gen(function*() {
               AND (dispatched_at IS NULL OR dispatched_at < now() - make_interval(secs => ${againAfterSeconds}))
             ORDER BY created_at LIMIT ${limit}
             FOR UPDATE SKIP LOCKED)
-          RETURNING id, workspace_id, channel_id, dispatched_at`
+          RETURNING id, workspace_id, channel_id, dispatched_at,
+            (SELECT e.trace_parent FROM ingest_events e WHERE e.id = jobs.ingest_event_id) AS trace_parent`
   })
   const waitingOn = SqlSchema.findAll({
     Request: Schema.Struct({ workspaceId: WorkspaceId, renderJobId: Schema.String }),
@@ -143,8 +146,28 @@ const make = Effect.gen(function*() {
           FROM jobs j JOIN render_jobs r ON r.id = j.render_job_id
           WHERE j.workspace_id = ${workspaceId} AND j.render_job_id = ${renderJobId} AND j.status = 'AWAITING_RENDERING'`
   })
+  // A repost is the same event on the same channel once more; a retried request finds the job it made.
+  const repost = SqlSchema.single({
+    Request: Schema.Struct({ ...ById.fields, newId: Schema.String, requestId: Schema.String }),
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: ({ id, newId, requestId, workspaceId }) =>
+      sql`WITH made AS (
+            INSERT INTO jobs (id, workspace_id, ingest_event_id, channel_id, subscription_id, origin, status, template_id,
+              template_variant, template_version, ratio, locale, repost_of, repost_request)
+            SELECT ${newId}, workspace_id, ingest_event_id, channel_id, subscription_id, origin, 'ACCEPTED', template_id,
+              template_variant, template_version, ratio, locale, id, ${requestId}
+            FROM jobs WHERE workspace_id = ${workspaceId} AND id = ${id}
+            ON CONFLICT (repost_of, repost_request) WHERE repost_of IS NOT NULL DO NOTHING
+            RETURNING id)
+          SELECT id FROM made
+          UNION ALL SELECT id FROM jobs WHERE repost_of = ${id} AND repost_request = ${requestId}
+          LIMIT 1`
+  })
 
   return {
+    /** A new job repeating `id` (ACCEPTED, for the dispatcher); answers the job, the one made before on a retry. */
+    repost: (workspaceId: WorkspaceId, id: string, newId: string, requestId: string) =>
+      Effect.map(Effect.orDie(repost({ workspaceId, id, newId, requestId })), (row) => row.id),
     findToStart: (workspaceId: WorkspaceId, id: string) => Effect.orDie(toStart({ workspaceId, id })),
     /** Moves a job that is in one of `from`; answers false when it was not (moved already, or by another end). */
     move: (workspaceId: WorkspaceId, id: string, from: ReadonlyArray<JobStatus>, to: JobStatus,

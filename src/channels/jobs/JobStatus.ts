@@ -70,3 +70,9 @@ export const finished: ReadonlySet<JobStatus> = new Set([
   "DELETE_FAILED",
   "UPDATE_FAILED"
 ])
+
+/** A job whose post went out and is still up can be changed (a failed change can be tried again). */
+export const updatableFrom: ReadonlyArray<JobStatus> = ["PUBLISHED", "UPDATE_FAILED"]
+/** …removed from its platform (a failed removal can be tried again), or posted again as a new job. */
+export const deletableFrom: ReadonlyArray<JobStatus> = ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"]
+export const repostableFrom: ReadonlyArray<JobStatus> = deletableFrom

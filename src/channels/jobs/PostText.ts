@@ -37,3 +37,17 @@ export const postTextOf = (content: unknown, locale: string, surface: string): P
   const hashtags = Array.isArray(meta["hashtags"]) ? meta["hashtags"].filter((t): t is string => typeof t === "string") : []
   return { title: textOf(meta["title"]) ?? headline ?? "", caption, hashtags }
 }
+
+/** All three caption lengths (SPEC: a hand-over carries them all), each falling back to the nearest one written. */
+export const captionsOf = (content: unknown, locale: string, caption: string) => {
+  const copy = group(group(content, "locales"), locale)
+  const meta = { ...group(content, "metaData"), ...group(copy, "metaData") }
+  const short = textOf(meta["captionShort"])
+  const medium = textOf(meta["captionMedium"])
+  const long = textOf(meta["captionLong"])
+  return {
+    short: short ?? medium ?? long ?? caption,
+    medium: medium ?? long ?? short ?? caption,
+    long: long ?? medium ?? short ?? caption
+  }
+}

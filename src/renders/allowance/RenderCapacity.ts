@@ -26,7 +26,13 @@ const make = Effect.gen(function*() {
       sql`SELECT coalesce(sum(slots), 0)::int AS total FROM render_capacity
           WHERE heartbeat_at > now() - make_interval(secs => ${LIVE_WINDOW_SECONDS})`
   })
-  yield* advertise.pipe(Effect.repeat(Schedule.spaced("5 seconds")), Effect.forkScoped)
+  // The heartbeat outlives a failed refresh (the database down for a moment): a loop ended by one would leave the
+  // node offering nothing from then on, and every direct export answered "No renderer is available".
+  yield* advertise.pipe(
+    Effect.catchAllCause((cause) => Effect.logWarning("render capacity: the heartbeat could not be written", cause)),
+    Effect.repeat(Schedule.spaced("5 seconds")),
+    Effect.forkScoped
+  )
   yield* Effect.addFinalizer(() => Effect.ignore(sql`DELETE FROM render_capacity WHERE node_id = ${nodeId}`))
   return {
     nodeSlots: slots,

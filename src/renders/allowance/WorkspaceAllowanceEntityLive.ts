@@ -8,6 +8,7 @@ import { Identity } from "../../identity/Identity.js"
 import { RenderRepo } from "../jobs/RenderRepo.js"
 import { RenderCapacity } from "./RenderCapacity.js"
 import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
+import { withOutageRetries } from "../../sql/OutageRetries.js"
 
 /** Beyond this many waiting renders per cluster slot, new work is turned away (503) instead of queued. */
 export const QUEUE_PER_SLOT = 20
@@ -32,7 +33,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
       }
     })
 
-    return WorkspaceAllowanceEntity.of({
+    return WorkspaceAllowanceEntity.of(withOutageRetries({
       Reserve: ({ payload }) =>
         Effect.gen(function*() {
           const workspace = yield* identity.findWorkspace(workspaceId)
@@ -58,7 +59,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
           Effect.asVoid,
           Effect.withSpan("WorkspaceAllowance.settle", { attributes: { workspaceId, outcome: payload.outcome } })
         )
-    })
+    }))
   }),
   { maxIdleTime: "5 minutes" }
 )

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { SignedQuery } from "./RenderedClip.js"
-import { Forbidden, NotFound } from "../../domain/Errors.js"
+import { ChecksumMismatch, Forbidden, NotFound } from "../../domain/Errors.js"
 
 /**
  * Signed asset downloads (`url` of asset metadata, rendered clips and render jobs). No Authentication middleware: the
@@ -17,8 +17,10 @@ export class AssetFilesApi extends HttpApiGroup.make("assetFiles")
       .annotate(
         OpenApi.Description,
         "The clip's bytes (`video/mp4`, inline); `Range` answers 206, an unsatisfiable range 416. No credential. " +
-          "A missing, tampered or expired signature: 403; a removed clip: 404."
+          "A missing, tampered or expired signature: 403; a removed clip: 404; stored bytes that no longer match the " +
+          "clip's `sha256`: 502 `checksum_mismatch`, and nothing is sent."
       )
+      .addError(ChecksumMismatch)
   )
   .addError(Forbidden)
   .addError(NotFound)

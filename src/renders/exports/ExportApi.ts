@@ -2,13 +2,16 @@ import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/p
 import { Schema } from "effect"
 import {
   AssetUnavailable,
+  ChecksumMismatch,
   LocaleNotSupported,
   NotFound,
   PayloadTooLarge,
   RateLimited,
   RatioNotSupported,
   RenderFailed,
+  RenderTimeout,
   SchemaValidation,
+  TemplateNotApproved,
   UnknownTemplate,
   UpstreamUnavailable
 } from "../../domain/Errors.js"
@@ -46,7 +49,8 @@ export class ExportApi extends HttpApiGroup.make("export")
       .addSuccess(Schema.Struct({ jobId: Schema.String }), { status: 202 })
       .annotate(
         OpenApi.Description,
-        "Starts one video (version required; locale defaults to en). Poll it by jobId. With `brandId` (a brand of " +
+        "Starts one video (version required; locale defaults to en). Poll it by jobId. A template the operator has " +
+          "not cleared for the workspace: 409 `template_not_approved` at `/templateId`. With `brandId` (a brand of " +
           "the workspace, else 404 at `/brandId`) the video wears the brand: colours, fonts, logo, badge, background, " +
           "safe area, the ratio's intro and outro (counted in `durationMs`) and sound. Pictures (`media://<id or " +
           "name>`) come from the media library; one it does not hold: 400 at `/data/clipData/images/<i>/url`."
@@ -98,8 +102,12 @@ export class ExportApi extends HttpApiGroup.make("export")
       .annotate(
         OpenApi.Description,
         "The .mp4 itself, inline. Byte ranges (206, 416) for kept videos; an unkept one is answered whole while its " +
-          "file lasts (two hours after it finished). Not finished: 409; file gone or discarded: 404. Settles the export."
+          "file lasts (two hours after it finished). Not finished: 409; its render ran past the time limit: 504 " +
+          "`render_timeout`; file gone or discarded: 404; stored bytes that no longer match the clip's sha256: 502 " +
+          "`checksum_mismatch` (nothing is sent). Settles the export."
       )
+      .addError(RenderTimeout)
+      .addError(ChecksumMismatch)
   )
   .add(
     HttpApiEndpoint.post("link", "/direct-export/video/:jobId/link")
@@ -109,8 +117,10 @@ export class ExportApi extends HttpApiGroup.make("export")
       .annotate(
         OpenApi.Description,
         "A link needing no credential: `/v1/export-files/{jobId}?as=video&key=…`. Kept video: valid while kept " +
-          "(`expiresAt` null); otherwise 15 minutes. Before the video finished: 502 `asset_unavailable`."
+          "(`expiresAt` null); otherwise 15 minutes. Before the video finished: 502 `asset_unavailable`; its render " +
+          "ran past the time limit: 504 `render_timeout`."
       )
+      .addError(RenderTimeout)
   )
   .add(
     HttpApiEndpoint.post("zip", "/direct-export/zip")
@@ -120,8 +130,10 @@ export class ExportApi extends HttpApiGroup.make("export")
       .annotate(
         OpenApi.Description,
         "One .mp4 per export (1 to 24), named template_variant_version_brand_ratio_locale.mp4. An unfinished " +
-          "export: 409 naming it; over 400 MB together: 413."
+          "export: 409 naming it; over 400 MB together: 413; a stored video that no longer matches its sha256: 502 " +
+          "`checksum_mismatch` before any byte of the zip is sent."
       )
+      .addError(ChecksumMismatch)
   )
   .add(
     HttpApiEndpoint.get("videos", "/direct-export/videos")
@@ -162,11 +174,14 @@ export class ExportApi extends HttpApiGroup.make("export")
         OpenApi.Description,
         "Stills of the video body's clip: a zip of one PNG per keyframe (1 to 60), named `<name>.png` (made safe and " +
           "unique). Every start refusal applies except the allowance, which keyframes do not touch; a frame at or " +
-          "past the clip's end: 400 naming `/frames/<i>/frame`."
+          "past the clip's end: 400 naming `/frames/<i>/frame`; a frame not drawn within the render time limit: 504 " +
+          "`render_timeout`."
       )
+      .addError(RenderTimeout)
   )
   .addError(SchemaValidation)
   .addError(UnknownTemplate)
+  .addError(TemplateNotApproved)
   .addError(RatioNotSupported)
   .addError(LocaleNotSupported)
   .addError(RateLimited)

@@ -4,16 +4,17 @@ import {
   ErrorDetail,
   LocaleNotSupported,
   RatioNotSupported,
-  SchemaValidation,
-  UnknownTemplate
+  SchemaValidation
 } from "../../domain/Errors.js"
 import { canDraw } from "../../render/Locales.js"
+import { type BuildFields, refusedBuild } from "../../templates/BuildRefusal.js"
 import { isExactVersion, resolveBuild } from "../../templates/TemplateRegistry.js"
 import type { ResolvedBuild } from "../../templates/Template.js"
 import { validateContent } from "../../templates/Validate.js"
 import { BrandLooks } from "../../brands/BrandLooks.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import type { BrandRef } from "../../brands/BrandLooks.js"
+import { TemplateClearance } from "../../templates/TemplateClearance.js"
 
 export interface BuildRequest {
   readonly templateId: string
@@ -22,6 +23,8 @@ export interface BuildRequest {
   readonly brandId?: string | null | undefined
   readonly data: unknown
 }
+
+const exportFields: BuildFields = { templateId: "templateId", variant: "variant", version: "version" }
 
 /** The build a direct export means; an exact version is required (SPEC Versioning 7). */
 export const resolveExportBuild = (body: BuildRequest, versionRequired: boolean) => {
@@ -32,27 +35,15 @@ export const resolveExportBuild = (body: BuildRequest, versionRequired: boolean)
     }))
   }
   return Either.match(resolveBuild(body.templateId, { variant: body.variant, version: body.version }), {
-    onLeft: (e) =>
-      e._tag === "InvalidVersion"
-        ? Effect.fail(new SchemaValidation({
-          message: "version must be major.minor.patch.",
-          details: [detailAt(["version"], "not a version", "pattern")]
-        }))
-        : Effect.fail(new UnknownTemplate({
-          message: e._tag === "UnknownTemplate"
-            ? `Template ${body.templateId} is not offered.`
-            : e._tag === "UnknownVariant"
-            ? `Template ${body.templateId} has no variant ${e.variant}.`
-            : `Template ${body.templateId} has no build ${e.version}.`
-        })),
+    onLeft: (error) => Effect.fail(refusedBuild(error, exportFields)),
     onRight: (resolved) => Effect.succeed(resolved)
   })
 }
 
 /**
  * Every refusal of the start table that does not need the allowance, for every output, before anything starts; with
- * the workspace, also the brand (404 naming `/brandId`) and the content's pictures, which must be in its media
- * library. Answers the brand the export wears.
+ * the workspace, also the operator's clearance of the template (409 naming `/templateId`), the brand (404 naming
+ * `/brandId`) and the content's pictures, which must be in its media library. Answers the brand the export wears.
  */
 export const checkExport = (
   resolved: ResolvedBuild,
@@ -62,6 +53,7 @@ export const checkExport = (
 ) =>
   Effect.gen(function*() {
     const looks = yield* BrandLooks
+    if (workspaceId !== undefined) yield* (yield* TemplateClearance).requireCleared(workspaceId, resolved.template.id)
     const brand: BrandRef | null = workspaceId === undefined || body.brandId === undefined || body.brandId === null
       ? null
       : yield* looks.find(workspaceId, body.brandId)

@@ -9,6 +9,7 @@ import { ExportRepo } from "./ExportRepo.js"
 import { RenderRepo } from "../jobs/RenderRepo.js"
 import { BlobStorage } from "../../storage/BlobStorage.js"
 import { ExportEntity, ExpireExport, expireAt } from "./ExportEntity.js"
+import { withOutageRetries } from "../../sql/OutageRetries.js"
 
 export const ExportEntityLive = ExportEntity.toLayer(
   Effect.gen(function*() {
@@ -30,7 +31,7 @@ export const ExportEntityLive = ExportEntity.toLayer(
         exports.markClipGone(workspaceId, clipId)
       )
 
-    return ExportEntity.of({
+    return ExportEntity.of(withOutageRetries({
       Create: ({ payload }) =>
         Effect.gen(function*() {
           const p = payload.package
@@ -117,7 +118,7 @@ export const ExportEntityLive = ExportEntity.toLayer(
           if (row === undefined || row.kept || row.clipStored !== true) return
           yield* dropFile(row.workspaceId, row.clipId, row.blobKey)
         }).pipe(Effect.withSpan("Export.expire", { attributes: { exportId } }))
-    })
+    }))
   }),
   { maxIdleTime: "2 minutes" }
 )

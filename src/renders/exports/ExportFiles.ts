@@ -1,12 +1,13 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../Config.js"
-import { AssetUnavailable, Conflict, detailAt, Forbidden, NotFound } from "../../domain/Errors.js"
+import { AssetUnavailable, Conflict, detailAt, Forbidden, NotFound, RenderTimeout } from "../../domain/Errors.js"
 import { type KeptEntry, videoFileName, type ZipBody, zipSizeProblem } from "./KeptExport.js"
 import type { TrackedExport } from "./ExportRecord.js"
 import { ExportRepo } from "./ExportRepo.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import { BlobStorage } from "../../storage/BlobStorage.js"
 import { checkLinkKey, issueLinkKey } from "./ExportLinkKeys.js"
+import { requireIntact } from "../../storage/Integrity.js"
 import { Signing } from "../../storage/Signing.js"
 import { buildZip } from "../../storage/Zip.js"
 import { ExportViews, statusOf } from "./ExportViews.js"
@@ -29,6 +30,8 @@ const gone = (row: TrackedExport) =>
 /** A video to answer with; `ranges`: byte ranges are honoured (kept videos only). */
 export interface VideoFile {
   readonly blobKey: string
+  /** As recorded when the clip was stored; the bytes are checked against it before they are sent. */
+  readonly sha256: string
   readonly filename: string
   readonly etag: string
   readonly ranges: boolean
@@ -40,6 +43,13 @@ const notFinished = (row: TrackedExport) => {
   return `export ${row.id} is ${status}, not finished with a video`
 }
 
+/** A render that ran out of time says so: 504, which the spec has clients retry once by starting again. */
+const timedOut = (row: TrackedExport) =>
+  new RenderTimeout({
+    message: `Export ${row.id} has no video: its render took longer than the time limit (${row.error ?? "timed out"}). ` +
+      "Start the export again."
+  })
+
 const make = Effect.gen(function*() {
   const repo = yield* ExportRepo
   const views = yield* ExportViews
@@ -48,13 +58,16 @@ const make = Effect.gen(function*() {
   const { publicBaseUrl } = yield* AppConfig
 
   const fileOf = (row: TrackedExport) =>
-    row.blobKey !== null && row.clipStored === true ? Effect.succeed(row.blobKey) : Effect.fail(gone(row))
+    row.blobKey !== null && row.sha256 !== null && row.clipStored === true
+      ? Effect.succeed({ blobKey: row.blobKey, sha256: row.sha256 })
+      : Effect.fail(gone(row))
 
   const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
   const videoFile = (row: TrackedExport) =>
-    Effect.map(fileOf(row), (blobKey): VideoFile => ({
+    Effect.map(fileOf(row), ({ blobKey, sha256 }): VideoFile => ({
       blobKey,
+      sha256,
       filename: videoFileName(row),
       etag: row.id,
       ranges: row.kept
@@ -66,6 +79,7 @@ const make = Effect.gen(function*() {
 
   const download = Effect.fn("ExportFiles.download")(function*(workspaceId: WorkspaceId, jobId: string) {
     const row = yield* seen(workspaceId, jobId)
+    if (statusOf(row) === "timed_out") return yield* timedOut(row)
     if (!succeeded(row)) return yield* new Conflict({ message: `No video to download: ${notFinished(row)}.` })
     return yield* videoFile(row)
   })
@@ -74,6 +88,7 @@ const make = Effect.gen(function*() {
     // Asking counts a finished video against the allowance. The WorkspaceAllowance reservation was already committed
     // when the render finished, so what is left to do here is settling: keeping it with the workspace's clips.
     const row = yield* seen(workspaceId, jobId)
+    if (statusOf(row) === "timed_out") return yield* timedOut(row)
     if (!succeeded(row)) {
       return yield* new AssetUnavailable({ message: `No link yet: ${notFinished(row)}. Ask again once it succeeded.` })
     }
@@ -119,12 +134,18 @@ const make = Effect.gen(function*() {
         details: unfinished.map(({ i, row }) => detailAt(["jobIds", body.jobIds.indexOf(ids[i]!)], notFinished(row)))
       })
     }
-    const keys = yield* Effect.forEach(seenRows, fileOf)
+    const files = yield* Effect.forEach(seenRows, fileOf)
     const tooLarge = zipSizeProblem(seenRows.map((row) => row.byteSize ?? 0))
     if (tooLarge !== undefined) return yield* tooLarge
-    const archive = yield* buildZip(seenRows.map((row, i) => ({ name: videoFileName(row), blobKey: keys[i]! }))).pipe(
+    // Checked before the archive starts: once its first bytes are out, a wrong file could only cut it short.
+    const entries = seenRows.map((row, i) => ({ row, name: videoFileName(row), ...files[i]! }))
+    const lost = () => Effect.fail(new NotFound({ message: "A video of these exports is gone." }))
+    yield* Effect.forEach(entries, (e) => requireIntact(storage, e.blobKey, e.sha256, `export ${e.row.id}`)).pipe(
+      Effect.catchTag("BlobNotFound", lost)
+    )
+    const archive = yield* buildZip(entries.map(({ blobKey, name }) => ({ name, blobKey }))).pipe(
       Effect.provideService(BlobStorage, storage),
-      Effect.catchTag("BlobNotFound", () => Effect.fail(new NotFound({ message: "A video of these exports is gone." })))
+      Effect.catchTag("BlobNotFound", lost)
     )
     const day = (yield* now).toISOString().slice(0, 10)
     return { archive, filename: `clipwright-exports_${day}_${seenRows.length}.zip` }

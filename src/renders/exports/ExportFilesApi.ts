@@ -1,6 +1,6 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Forbidden, NotFound } from "../../domain/Errors.js"
+import { ChecksumMismatch, Forbidden, NotFound } from "../../domain/Errors.js"
 import { LinkQuery } from "./KeptExport.js"
 
 /**
@@ -16,8 +16,10 @@ export class ExportFilesApi extends HttpApiGroup.make("exportFiles")
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
       .annotate(
         OpenApi.Description,
-        "The exported .mp4 through a link; no credential. A wrong, tampered or expired key: 403; the video gone: 404."
+        "The exported .mp4 through a link; no credential. A wrong, tampered or expired key: 403; the video gone: 404; " +
+          "its stored bytes no longer matching the sha256 recorded for them: 502 `checksum_mismatch` (nothing is sent)."
       )
+      .addError(ChecksumMismatch)
   )
   .addError(Forbidden)
   .addError(NotFound)

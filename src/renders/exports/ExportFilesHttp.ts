@@ -5,17 +5,22 @@ import { NotFound } from "../../domain/Errors.js"
 import { ExportFiles, type VideoFile } from "./ExportFiles.js"
 import { BlobStorage, type BlobStorageService } from "../../storage/BlobStorage.js"
 import { blobResponse } from "../../http/FileResponses.js"
+import { requireIntact } from "../../storage/Integrity.js"
 
-/** An exported mp4, inline under its descriptive name; byte ranges only when the file says so (kept videos). */
+/**
+ * An exported mp4, inline under its descriptive name; byte ranges only when the file says so (kept videos). The bytes
+ * are checked against the clip's sha256 first: a damaged file is 502 `checksum_mismatch`, never sent.
+ */
 export const videoResponse = (storage: BlobStorageService, file: VideoFile) =>
-  blobResponse(file.blobKey, {
-    contentType: "video/mp4",
-    disposition: "inline",
-    filename: file.filename,
-    etag: file.etag,
-    cacheControl: "private",
-    ...(file.ranges ? {} : { requestHeaders: Headers.empty })
-  }).pipe(
+  requireIntact(storage, file.blobKey, file.sha256, "the video of this export").pipe(
+    Effect.zipRight(blobResponse(file.blobKey, {
+      contentType: "video/mp4",
+      disposition: "inline",
+      filename: file.filename,
+      etag: file.etag,
+      cacheControl: "private",
+      ...(file.ranges ? {} : { requestHeaders: Headers.empty })
+    })),
     Effect.map((response) => file.ranges ? response : HttpServerResponse.setHeader(response, "accept-ranges", "none")),
     Effect.provideService(BlobStorage, storage),
     Effect.catchTag("BlobNotFound", () => Effect.fail(new NotFound({ message: "The video of this export is gone." })))

@@ -47,6 +47,7 @@ export const TrackedExport = Schema.Struct({
   width: Schema.NullOr(clip.width),
   height: Schema.NullOr(clip.height),
   blobKey: Schema.NullOr(clip.blobKey),
+  sha256: Schema.NullOr(clip.sha256),
   clipStored: Schema.NullOr(clip.stored),
   clipExpiresAt: clip.expiresAt
 })

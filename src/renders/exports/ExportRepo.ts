@@ -7,7 +7,7 @@ import { ExportStatus } from "../jobs/RenderJob.js"
 export type NewExport = Omit<typeof ExportRecord.insert.Type, "workspaceId">
 
 const tracked = `SELECT e.*, j.progress, j.state AS render_state, c.byte_size, c.duration_ms,
-  c.width, c.height, c.blob_key, c.stored AS clip_stored, c.expires_at AS clip_expires_at
+  c.width, c.height, c.blob_key, c.sha256, c.stored AS clip_stored, c.expires_at AS clip_expires_at
   FROM exports e JOIN render_jobs j ON j.id = e.render_job_id LEFT JOIN clips c ON c.id = e.clip_id`
 
 const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })

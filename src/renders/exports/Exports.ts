@@ -13,6 +13,7 @@ import type { BrandRef } from "../../brands/BrandLooks.js"
 import type { ResolvedBuild } from "../../templates/Template.js"
 import { entityCall } from "../../domain/EntityCalls.js"
 import { type BuildRequest, checkExport, resolveExportBuild } from "./ExportChecks.js"
+import { TemplateClearance } from "../../templates/TemplateClearance.js"
 
 const DEFAULT_LOCALE = "en"
 
@@ -40,8 +41,12 @@ const make = Effect.gen(function*() {
   const allowance = yield* WorkspaceAllowanceEntity.client
   const exports = yield* ExportEntity.client
   const looks = yield* BrandLooks
+  const clearance = yield* TemplateClearance
   const check = (...args: Parameters<typeof checkExport>) =>
-    Effect.provideService(checkExport(...args), BrandLooks, looks)
+    checkExport(...args).pipe(
+      Effect.provideService(BrandLooks, looks),
+      Effect.provideService(TemplateClearance, clearance)
+    )
 
   const timing = Effect.fn("Exports.timing")(function*(body: BuildRequest) {
     const resolved = yield* resolveExportBuild(body, false)

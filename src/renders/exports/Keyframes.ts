@@ -1,5 +1,5 @@
 import { Context, Effect, Layer } from "effect"
-import { detailAt, SchemaValidation } from "../../domain/Errors.js"
+import { detailAt, RenderTimeout, SchemaValidation } from "../../domain/Errors.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import type { KeyframesBody } from "./KeyframesBody.js"
 import { Renderer } from "../../render/Renderer.js"
@@ -12,6 +12,8 @@ import { checkExport, resolveExportBuild } from "./ExportChecks.js"
 import { RenderCapacity } from "../allowance/RenderCapacity.js"
 import { noSlotsHere, renderRefusal } from "../jobs/RenderRefusals.js"
 import { sceneFor, sizeOf } from "../jobs/Scenes.js"
+import { describeLimit, renderTimeLimit } from "../jobs/RenderTimeLimit.js"
+import { TemplateClearance } from "../../templates/TemplateClearance.js"
 
 const DEFAULT_LOCALE = "en"
 
@@ -27,12 +29,15 @@ const make = Effect.gen(function*() {
   const blobs = yield* BlobStorage
   const looks = yield* BrandLooks
   const renderer = yield* Renderer
+  const clearance = yield* TemplateClearance
+  const timeLimit = yield* renderTimeLimit
 
   const draw = Effect.fn("Keyframes.draw")(function*(workspaceId: WorkspaceId, body: KeyframesBody) {
     const resolved = yield* resolveExportBuild(body, true)
     const locale = body.locale ?? DEFAULT_LOCALE
     const { brand } = yield* checkExport(resolved, body, [{ ratio: body.ratio, locale }], workspaceId).pipe(
-      Effect.provideService(BrandLooks, looks)
+      Effect.provideService(BrandLooks, looks),
+      Effect.provideService(TemplateClearance, clearance)
     )
     const total = resolved.build.duration.frames
     const late = body.frames.flatMap((keyframe, i) => keyframe.frame >= total ? [i] : [])
@@ -48,13 +53,19 @@ const make = Effect.gen(function*() {
     const extras = yield* looks.extrasFor(workspaceId, brand?.id ?? null, body.data, output)
     const scene = sceneFor(resolved.build, body.data as Content, body.ratio, locale, extras)
     const distinct = [...new Set(body.frames.map((keyframe) => keyframe.frame))]
+    const limit = timeLimit(total, resolved.build.fps)
+    const tooLong = new RenderTimeout({
+      message: `Drawing a keyframe took longer than the time limit of ${describeLimit(limit)}; ask again.`
+    })
     const drawn = yield* Effect.forEach(
       distinct,
       (frame) =>
-        capacity.withSlot(renderer.keyframe(scene, frame)).pipe(
-          Effect.catchAll(renderRefusal),
-          Effect.map((png) => [frame, png] as const)
-        ),
+        capacity.withSlot(
+          renderer.keyframe(scene, frame).pipe(
+            Effect.catchAll(renderRefusal),
+            Effect.timeoutFail({ duration: limit, onTimeout: () => tooLong })
+          )
+        ).pipe(Effect.map((png) => [frame, png] as const)),
       { concurrency: capacity.nodeSlots }
     )
     const pngs = new Map(drawn)

@@ -41,13 +41,12 @@ const make = Effect.gen(function*() {
   const runner = yield* RenderRunnerEntity.client
 
   const renderFor = Effect.fn("PipelineRenders.renderFor")(function*(workspaceId: WorkspaceId, render: PipelineRender) {
-    const existing = yield* repo.findReusable(workspaceId, render.contentKey)
-    if (existing._tag === "Some") {
-      return { _tag: "Rendering", renderJobId: existing.value.id, state: existing.value.state, shared: true } satisfies RenderFor
+    const { generation, reusable } = yield* repo.byContent(workspaceId, render.contentKey)
+    if (reusable._tag === "Some") {
+      return { _tag: "Rendering", renderJobId: reusable.value.id, state: reusable.value.state, shared: true } satisfies RenderFor
     }
     // Jobs asking for the same new video at once draw the same id: one row, one reservation, one runner. A video that
     // failed or was removed is drawn anew under the next generation's id.
-    const generation = yield* repo.countByContentKey(workspaceId, render.contentKey)
     const renderJobId = renderIdFor(workspaceId, render.contentKey, generation)
     const reserved = yield* entityCall(allowance(workspaceId).Reserve({ requestId: renderJobId, renderJobIds: [renderJobId], waitForRenderer: true })).pipe(
       Effect.either

@@ -19,6 +19,12 @@ export type TerminalState = typeof TerminalState.Type
 
 export const isTerminal = (state: RenderJobState): state is TerminalState => Schema.is(TerminalState)(state)
 
+/**
+ * The terminal states as an SQL list, for `sql.literal`: written out rather than bound, so a query's predicate
+ * matches the partial indexes on open renders (migration 0017) as PostgreSQL compares them.
+ */
+export const TERMINAL_STATES_SQL = `(${TerminalState.literals.map((state) => `'${state}'`).join(", ")})`
+
 /** One output (ratio × locale) of a render job, as its row in `render_outputs` moves. */
 export const RenderOutputState = Schema.Literal("pending", "rendering", "succeeded", "failed", "timed_out")
 export type RenderOutputState = typeof RenderOutputState.Type

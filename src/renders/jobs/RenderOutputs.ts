@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Either, Layer, Ref, Schedule } from "effect"
+import { Context, Effect, Either, Layer, Ref, Schedule } from "effect"
 import { newUlid } from "../../domain/Ulid.js"
 import type { RenderError } from "../../render/RenderError.js"
 import { Renderer } from "../../render/Renderer.js"
@@ -9,19 +9,30 @@ import { resolveBuild } from "../../templates/TemplateRegistry.js"
 import type { Content } from "../../templates/Template.js"
 import { BrandLooks } from "../../brands/BrandLooks.js"
 import { sceneFor, sizeOf } from "./Scenes.js"
+import { describeLimit, renderTimeLimit } from "./RenderTimeLimit.js"
 
 export interface Outcome {
   readonly state: "COMPLETED" | "PARTIAL" | "FAILED" | "TIMED_OUT"
   readonly error: string | null
 }
 
-type Failure = { readonly kind: "failed" | "timed_out"; readonly message: string }
+type Failure = { readonly kind: "failed" | "timed_out" | "no_room"; readonly message: string }
 
-/** Generous: a render on a loaded node may run several times slower than real time. */
-const timeoutFor = (frames: number, fps: number) => Duration.seconds(Math.max(60, (frames / fps) * 20))
+/** A full DATA_DIR (or temp) disk: the drawer or ffmpeg could not write. Not the render's fault, and it passes. */
+const NO_ROOM = /No space left on device|ENOSPC/
+const noRoom = (e: RenderError) => e._tag === "DrawFailed" && (NO_ROOM.test(e.message) || NO_ROOM.test(e.stderrTail))
+
+/** A render meeting a full disk waits for room this often and this many times (two minutes) before it fails. */
+const ROOM_WAIT = "5 seconds"
+const ROOM_TRIES = 24
 
 const describe = (e: RenderError): string =>
   e._tag === "DrawFailed" ? `${e.stage}: ${e.message}` : e._tag === "InvalidScene" ? e.message : e._tag
+
+const failureOf = (e: RenderError): Failure =>
+  noRoom(e)
+    ? { kind: "no_room", message: `no room to write the video: the disk of DATA_DIR is full (${describe(e)})` }
+    : { kind: "failed", message: describe(e) }
 
 /**
  * Draws every output of a render job in this node's process tree: ratio × locale, one retry after a failure or a
@@ -32,6 +43,7 @@ const make = Effect.gen(function*() {
   const blobs = yield* BlobStorage
   const looks = yield* BrandLooks
   const renderer = yield* Renderer
+  const timeLimit = yield* renderTimeLimit
 
   const drawOne = (job: RenderJobRecord, ratio: string, locale: string) =>
     Effect.scoped(Effect.gen(function*() {
@@ -49,17 +61,22 @@ const make = Effect.gen(function*() {
           Effect.zipRight(repo.refreshProgress(job.workspaceId, job.id))
         ))
       yield* flush.pipe(Effect.repeat(Schedule.spaced("1 second")), Effect.delay("1 second"), Effect.forkScoped)
+      const limit = timeLimit(scene.frames, scene.fps)
       const result = yield* renderer.clip(scene, {
         outputPath: temp,
         onProgress: (fraction) => Ref.set(progress, fraction)
       }).pipe(
         Effect.timeoutFail({
-          duration: timeoutFor(scene.frames, scene.fps),
-          onTimeout: (): Failure => ({ kind: "timed_out", message: "the renderer took too long" })
+          duration: limit,
+          onTimeout: (): Failure => ({
+            kind: "timed_out",
+            message: `the renderer took longer than its time limit of ${describeLimit(limit)}`
+          })
         }),
-        Effect.mapError((e): Failure => "kind" in e ? e : { kind: "failed", message: describe(e) })
+        Effect.mapError((e): Failure => "kind" in e ? e : failureOf(e))
       )
-      yield* repo.setState(job.workspaceId, job.id, "DOWNLOADING")
+      // Drawn twice at once (its node frozen past its shard lock), the render may have ended meanwhile: nothing stored.
+      if (!(yield* repo.setState(job.workspaceId, job.id, "DOWNLOADING"))) return
       const clipId = newUlid()
       const stored = yield* blobs.putFile(`clips/${job.workspaceId}/${clipId}.mp4`, temp)
       yield* repo.insertClip(job.workspaceId, {
@@ -78,16 +95,39 @@ const make = Effect.gen(function*() {
       yield* repo.refreshProgress(job.workspaceId, job.id)
     }))
 
+  /**
+   * The spec's one retry after a failure or a timeout; a full disk is waited out instead (every 5 s, for two minutes),
+   * since drawing again at once would only fail again and fail the jobs for what an operator fixes in a minute.
+   */
+  const drawWithRetries = (
+    job: RenderJobRecord,
+    ratio: string,
+    locale: string,
+    left: { readonly retries: number; readonly roomWaits: number }
+  ): Effect.Effect<void, Failure> =>
+    Effect.catchAll(drawOne(job, ratio, locale), (failure) => {
+      if (failure.kind === "no_room" && left.roomWaits > 0) {
+        return Effect.logWarning("Render waits for room: the disk of DATA_DIR is full").pipe(
+          Effect.annotateLogs({ renderJobId: job.id, ratio, locale, error: failure.message }),
+          Effect.zipRight(Effect.sleep(ROOM_WAIT)),
+          Effect.zipRight(drawWithRetries(job, ratio, locale, { ...left, roomWaits: left.roomWaits - 1 }))
+        )
+      }
+      return left.retries > 0 && failure.kind !== "no_room"
+        ? drawWithRetries(job, ratio, locale, { ...left, retries: left.retries - 1 })
+        : Effect.fail(failure)
+    })
+
   const drawAll = Effect.fn("RenderOutputs.drawAll")(function*(job: RenderJobRecord) {
     yield* repo.setState(job.workspaceId, job.id, "RENDERING")
     const failures: Array<Failure> = []
     for (const { locale, ratio } of job.package.options.outputs) {
-      const attempt = drawOne(job, ratio, locale).pipe(Effect.retry({ times: 1 }), Effect.either)
-      const outcome = yield* attempt
+      const outcome = yield* Effect.either(drawWithRetries(job, ratio, locale, { retries: 1, roomWaits: ROOM_TRIES }))
       if (Either.isLeft(outcome)) {
         failures.push(outcome.left)
         const { kind, message } = outcome.left
-        yield* repo.setOutput(job.workspaceId, job.id, ratio, locale, { state: kind, progress: 0, error: message })
+        const state = kind === "timed_out" ? "timed_out" : "failed"
+        yield* repo.setOutput(job.workspaceId, job.id, ratio, locale, { state, progress: 0, error: message })
       }
     }
     yield* repo.setState(job.workspaceId, job.id, "STORED")

@@ -2,7 +2,7 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { ClipRecord } from "../clips/ClipRecord.js"
-import { RenderJobState, RenderOutputState, TerminalState } from "./RenderJob.js"
+import { RenderJobState, RenderOutputState, TERMINAL_STATES_SQL, TerminalState } from "./RenderJob.js"
 import { RenderJobRecord } from "./RenderJobRecord.js"
 import { RenderOutputRecord } from "./RenderOutputRecord.js"
 
@@ -22,28 +22,35 @@ const Count = Schema.Struct({ n: Schema.Number })
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // An ended render stays ended: a second drawing of it (its node frozen past its shard lock, its work taken over)
+  // writes nothing once the other has finished. Overwritten, it looked open for good and jobs sharing it waited forever.
+  const open = (column: string) => sql`${sql(column)} NOT IN ${sql.literal(TERMINAL_STATES_SQL)}`
   const findJob = SqlSchema.findOne({
     Request: ById,
     Result: RenderJobRecord,
     execute: ({ id, workspaceId }) => sql`SELECT * FROM render_jobs WHERE id = ${id} AND workspace_id = ${workspaceId}`
   })
-  // A render that drew (or is drawing) these outputs and has not failed; a finished one only while its clip is kept.
-  const reusable = SqlSchema.findOne({
+  // One statement, so one snapshot: the render to share (drawing, or finished while its clip is kept) and how many
+  // renders ever drew these outputs. Read apart, a render inserted between the two reads made a second generation
+  // of a video being drawn: drawn and counted twice.
+  const byContent = SqlSchema.single({
     Request: Schema.Struct({ workspaceId: WorkspaceId, contentKey: Schema.String }),
-    Result: RenderJobRecord,
+    Result: Schema.Struct({
+      generations: Schema.Number,
+      reusableId: Schema.NullOr(Schema.String),
+      reusableState: Schema.NullOr(RenderJobState)
+    }),
     execute: ({ contentKey, workspaceId }) =>
-      sql`SELECT j.* FROM render_jobs j
-          WHERE j.workspace_id = ${workspaceId} AND j.content_key = ${contentKey}
-            AND j.state NOT IN ('FAILED', 'TIMED_OUT', 'CANCELLED')
-            AND (j.state NOT IN ('COMPLETED', 'PARTIAL')
-              OR EXISTS (SELECT 1 FROM clips c WHERE c.render_job_id = j.id AND c.stored))
-          ORDER BY j.submitted_at DESC LIMIT 1`
-  })
-  const keyed = SqlSchema.single({
-    Request: Schema.Struct({ workspaceId: WorkspaceId, contentKey: Schema.String }),
-    Result: Count,
-    execute: ({ contentKey, workspaceId }) =>
-      sql`SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = ${workspaceId} AND content_key = ${contentKey}`
+      sql`WITH keyed AS (
+            SELECT j.id, j.state, j.submitted_at,
+                   j.state NOT IN ('FAILED', 'TIMED_OUT', 'CANCELLED')
+                     AND (j.state NOT IN ('COMPLETED', 'PARTIAL')
+                       OR EXISTS (SELECT 1 FROM clips c WHERE c.render_job_id = j.id AND c.stored)) AS reusable
+              FROM render_jobs j WHERE j.workspace_id = ${workspaceId} AND j.content_key = ${contentKey})
+          SELECT count(*)::int AS generations,
+                 (array_agg(id ORDER BY submitted_at DESC) FILTER (WHERE reusable))[1] AS reusable_id,
+                 (array_agg(state ORDER BY submitted_at DESC) FILTER (WHERE reusable))[1] AS reusable_state
+            FROM keyed`
   })
   const findJobUnscoped = SqlSchema.findOne({
     Request: Schema.String,
@@ -75,29 +82,28 @@ const make = Effect.gen(function*() {
         }
       }))
   })
-  const setState = SqlSchema.void({
+  const setState = SqlSchema.findOne({
     Request: Schema.Struct({
       ...ById.fields,
       state: RenderJobState,
       error: Schema.optional(Schema.NullOr(Schema.String)),
       attempt: Schema.optional(Schema.Number)
     }),
+    Result: Schema.Struct({ id: RenderJobRecord.fields.id }),
     execute: ({ attempt, error, id, state, workspaceId }) =>
       sql`UPDATE render_jobs SET state = ${state},
             error = ${error === undefined ? sql`error` : error},
             attempt = ${attempt === undefined ? sql`attempt` : attempt},
-            started_at = CASE WHEN ${state} = 'RENDERING' AND started_at IS NULL THEN now() ELSE started_at END,
-            finished_at = CASE WHEN ${state} IN ('COMPLETED', 'PARTIAL', 'FAILED', 'TIMED_OUT', 'CANCELLED')
-              THEN now() ELSE finished_at END
-          WHERE id = ${id} AND workspace_id = ${workspaceId}`
+            started_at = CASE WHEN ${state} = 'RENDERING' AND started_at IS NULL THEN now() ELSE started_at END
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND ${open("state")}
+          RETURNING id`
   })
   const finishIfOpen = SqlSchema.findOne({
     Request: Schema.Struct({ ...ById.fields, state: TerminalState, error: Schema.NullOr(Schema.String) }),
     Result: Schema.Struct({ id: RenderJobRecord.fields.id }),
     execute: ({ error, id, state, workspaceId }) =>
       sql`UPDATE render_jobs SET state = ${state}, error = ${error}, finished_at = now()
-          WHERE id = ${id} AND workspace_id = ${workspaceId}
-            AND state NOT IN ('COMPLETED', 'PARTIAL', 'FAILED', 'TIMED_OUT', 'CANCELLED')
+          WHERE id = ${id} AND workspace_id = ${workspaceId} AND ${open("state")}
           RETURNING id`
   })
   const setOutput = SqlSchema.void({
@@ -115,7 +121,7 @@ const make = Effect.gen(function*() {
             error = ${o.error}, clip_id = coalesce(${o.clipId}, clip_id)
           FROM render_jobs j
           WHERE o.render_job_id = ${o.id} AND o.ratio = ${o.ratio} AND o.locale = ${o.locale}
-            AND j.id = o.render_job_id AND j.workspace_id = ${o.workspaceId}`
+            AND j.id = o.render_job_id AND j.workspace_id = ${o.workspaceId} AND ${open("j.state")}`
   })
   const refreshProgress = SqlSchema.void({
     Request: ById,
@@ -125,7 +131,7 @@ const make = Effect.gen(function*() {
           FROM (SELECT avg(CASE WHEN state = 'succeeded' THEN 1 ELSE progress END) AS mean,
                        count(*) FILTER (WHERE state = 'succeeded')::int AS succeeded
                 FROM render_outputs WHERE render_job_id = ${id}) o
-          WHERE j.id = ${id} AND j.workspace_id = ${workspaceId}`
+          WHERE j.id = ${id} AND j.workspace_id = ${workspaceId} AND ${open("j.state")}`
   })
   const insertClip = SqlSchema.void({
     Request: ClipRecord.insert,
@@ -142,11 +148,17 @@ const make = Effect.gen(function*() {
     /** Renders waiting in the whole cluster: the allowance supervisor's measure of a full queue. */
     waitingInCluster: Effect.orDie(Effect.map(waitingCount(undefined), (r) => r.n)),
     /** The job and one pending output per ratio × locale of its package; a job already there stays as it is. */
-    /** The render of these outputs to share (render once), if one is drawing or kept. */
-    findReusable: (workspaceId: WorkspaceId, contentKey: string) => Effect.orDie(reusable({ workspaceId, contentKey })),
-    /** How many renders ever drew these outputs (failed and removed ones too). */
-    countByContentKey: (workspaceId: WorkspaceId, contentKey: string) =>
-      Effect.map(Effect.orDie(keyed({ workspaceId, contentKey })), (row) => row.n),
+    /**
+     * The render of these outputs to share (render once), if one is drawing or kept, and how many renders ever drew
+     * them (failed and removed ones too): the generation a new render of them is.
+     */
+    byContent: (workspaceId: WorkspaceId, contentKey: string) =>
+      Effect.map(Effect.orDie(byContent({ workspaceId, contentKey })), (row) => ({
+        generation: row.generations,
+        reusable: row.reusableId === null || row.reusableState === null
+          ? Option.none()
+          : Option.some({ id: row.reusableId, state: row.reusableState })
+      })),
     insertJob: (workspaceId: WorkspaceId, job: NewRenderJob) =>
       Effect.orDie(insertJob({
         job: RenderJobRecord.insert.make({
@@ -163,12 +175,13 @@ const make = Effect.gen(function*() {
           RenderOutputRecord.insert.make({ renderJobId: job.id, ratio: o.ratio, locale: o.locale })
         )
       })),
+    /** Moves an open render on (drawing steps); answers false, changing nothing, when it has ended. */
     setState: (
       workspaceId: WorkspaceId,
       id: string,
       state: RenderJobState,
       extra: { error?: string | null; attempt?: number } = {}
-    ) => Effect.orDie(setState({ workspaceId, id, state, ...extra })),
+    ) => setState({ workspaceId, id, state, ...extra }).pipe(Effect.map(Option.isSome), Effect.orDie),
     /** Moves to a final state only from an open one; answers whether it moved (so a cancel wins once). */
     finishIfOpen: (workspaceId: WorkspaceId, id: string, state: TerminalState, error: string | null) =>
       finishIfOpen({ workspaceId, id, state, error }).pipe(Effect.map(Option.isSome), Effect.orDie),

@@ -2,10 +2,16 @@ import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
 
-/** Draws every output of the job; stays unprocessed until the render ends, so a dead node's render is redone. */
-export class StartRender extends Schema.Class<StartRender>("RenderRunner/Start")({}) {
+/**
+ * Draws every output of the job; stays unprocessed until the render ends, so a dead node's render is redone. `round`
+ * is set when the orphan sweep starts a render again whose Start was answered without ending it (OrphanRenders.ts):
+ * a new message, not the stored answer of the first.
+ */
+export class StartRender extends Schema.Class<StartRender>("RenderRunner/Start")({
+  round: Schema.optional(Schema.Number)
+}) {
   [PrimaryKey.symbol]() {
-    return "start"
+    return this.round === undefined ? "start" : `start:${this.round}`
   }
 }
 

@@ -1,6 +1,7 @@
 import { Entity } from "@effect/cluster"
 import { Deferred, Effect, Option } from "effect"
 import type { WorkspaceId } from "../../domain/Principal.js"
+import { timedRender } from "../../observability/Metrics.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
 import { ExportEntity } from "../exports/ExportEntity.js"
 import { isTerminal, type RenderJobState } from "./RenderJob.js"
@@ -10,6 +11,7 @@ import { RenderRepo } from "./RenderRepo.js"
 import { RenderCapacity } from "../allowance/RenderCapacity.js"
 import { RenderOutputs } from "./RenderOutputs.js"
 import { RenderRunnerEntity } from "./RenderRunnerEntity.js"
+import { withOutageRetries } from "../../sql/OutageRetries.js"
 
 const cancelledOutcome = { state: "CANCELLED", error: "cancelled" } as const
 
@@ -54,8 +56,10 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
       const state = yield* capacity.withSlot(
         Effect.gen(function*() {
           if (yield* Deferred.isDone(cancelled)) return cancelledOutcome
-          yield* repo.setState(job.workspaceId, jobId, "SUBMITTED", { attempt: job.attempt + 1 })
-          return yield* outputs.drawAll(job)
+          // Ended since it was read (drawn elsewhere, or cancelled): the state that stands is announced below.
+          const stillOpen = yield* repo.setState(job.workspaceId, jobId, "SUBMITTED", { attempt: job.attempt + 1 })
+          if (!stillOpen) return cancelledOutcome
+          return yield* timedRender(job.origin)(outputs.drawAll(job))
         })
       ).pipe(Effect.raceFirst(Effect.as(Deferred.await(cancelled), cancelledOutcome)))
       const moved = yield* repo.finishIfOpen(job.workspaceId, jobId, state.state, state.error)
@@ -67,7 +71,7 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
       yield* announce(job.workspaceId, job.origin, final)
     })
 
-    return RenderRunnerEntity.of({
+    return RenderRunnerEntity.of(withOutageRetries({
       Start: () => run.pipe(Effect.withSpan("RenderRunner.start", { attributes: { jobId } })),
       Cancel: ({ payload }) =>
         Effect.gen(function*() {
@@ -78,7 +82,7 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
           yield* Deferred.succeed(cancelled, undefined)
           return { stopped: moved }
         }).pipe(Effect.withSpan("RenderRunner.cancel", { attributes: { jobId } }))
-    })
+    }))
   }),
   { concurrency: "unbounded", maxIdleTime: "2 minutes" }
 )

@@ -1,0 +1,78 @@
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import { pidOfConnection } from "../../test/cluster/HoldingReceiver.js"
+
+/** One webhook call as it arrived: its delivery id, the posts it carried and the process that sent it. */
+export interface FaultCall {
+  readonly webhookId: string
+  readonly postIds: ReadonlyArray<string>
+  readonly receivedAt: number
+  readonly senderPid: number | undefined
+  readonly held: boolean
+}
+
+/**
+ * The matrix's loopback webhook receiver: answers 200 `{}` and records every call (duplicates included). It can go
+ * down (stops listening, drops its connections: the sender sees connection refused) and come back on the same port,
+ * and can hold the calls that arrive until `release()`, their connections open.
+ */
+export const startFaultsReceiver = async (senders: () => ReadonlyArray<number>) => {
+  const calls: Array<FaultCall> = []
+  let holding = false
+  const releaseHeld: Array<() => void> = []
+  let port = 0
+
+  const server = http.createServer((req, res) => {
+    const senderPid = pidOfConnection(req.socket.remotePort!, port, senders())
+    const chunks: Array<Buffer> = []
+    req.on("data", (chunk: Buffer) => chunks.push(chunk))
+    req.on("end", () => {
+      const { data } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { posts: Array<{ id: string }> } }
+      const held = holding
+      calls.push({
+        webhookId: String(req.headers["webhook-id"]),
+        postIds: data.posts.map((p) => p.id),
+        receivedAt: Date.now(),
+        senderPid,
+        held
+      })
+      const answer = () => {
+        if (res.destroyed) return
+        res.writeHead(200, { "content-type": "application/json" })
+        res.end("{}")
+      }
+      if (held) releaseHeld.push(answer)
+      else answer()
+    })
+  })
+  const listen = () => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
+  await listen()
+  port = (server.address() as AddressInfo).port
+
+  return {
+    url: `http://127.0.0.1:${port}/hooks`,
+    calls,
+    /** Stops listening and cuts every open connection. */
+    down: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+    up: listen,
+    hold: () => {
+      holding = true
+    },
+    held: () => calls.filter((c) => c.held),
+    release: () => {
+      holding = false
+      releaseHeld.splice(0).forEach((answer) => answer())
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (!server.listening) return resolve()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+  }
+}
+export type FaultsReceiver = Awaited<ReturnType<typeof startFaultsReceiver>>

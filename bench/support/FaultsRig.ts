@@ -1,0 +1,65 @@
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { childrenOf, killNow, startCluster } from "../../test/support/Cluster.js"
+import type { TestDatabase } from "../../test/support/Database.js"
+import type { TestNode } from "../../test/support/Node.js"
+import { type SmtpSink, startSmtpSink } from "../../test/support/SmtpSink.js"
+import { type FaultsReceiver, startFaultsReceiver } from "./FaultsReceiver.js"
+import { type DataVolume, mountDataVolume } from "./DataVolume.js"
+import { type PrivatePostgres, startPrivatePostgres } from "./PrivatePostgres.js"
+
+/**
+ * What the matrix runs against: three nodes on one database of a PostgreSQL server of the matrix's own (so that it
+ * can be restarted), sharing DATA_DIR on a volume of its own (a shared volume in production; one that can be filled),
+ * the loopback webhook receiver and the SMTP sink. A node killed by a fault is replaced by a new one.
+ */
+export interface FaultsRig {
+  readonly pg: PrivatePostgres
+  readonly db: TestDatabase
+  readonly data: DataVolume
+  readonly nodes: ReadonlyArray<TestNode>
+  readonly receiver: FaultsReceiver
+  readonly sink: SmtpSink
+  /** Replaces a dead node with a fresh one on the same database and DATA_DIR. */
+  readonly replace: (dead: TestNode) => Promise<TestNode>
+  /** Kills a node with SIGKILL, and at once its drawer and ffmpeg children (they outlive their parent otherwise). */
+  readonly kill: (node: TestNode) => Promise<void>
+  readonly stop: () => Promise<void>
+}
+
+export const startFaultsRig = async (retrySchedule: string): Promise<FaultsRig> => {
+  const pg = await startPrivatePostgres()
+  const data = mountDataVolume(fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-faults-")))
+  let nodes: ReadonlyArray<TestNode> = []
+  const receiver = await startFaultsReceiver(() => nodes.map((n) => n.process.pid!))
+  const sink = await startSmtpSink()
+  const cluster = await startCluster("faults", {
+    nodes: 3,
+    adminUrl: pg.adminUrl,
+    dataDir: data.path,
+    env: { ALLOW_PRIVATE_URLS: "true", DELIVERY_RETRY_SCHEDULE: retrySchedule, SMTP_URL: sink.url }
+  })
+  nodes = cluster.nodes
+  return {
+    pg,
+    db: cluster.db,
+    data,
+    nodes,
+    receiver,
+    sink,
+    replace: cluster.replace,
+    kill: async (node) => {
+      const children = childrenOf(node.process.pid!)
+      await cluster.kill(node)
+      children.forEach(killNow)
+    },
+    stop: async () => {
+      await cluster.stop()
+      await receiver.stop()
+      await sink.stop()
+      await pg.stop()
+      data.remove()
+    }
+  }
+}

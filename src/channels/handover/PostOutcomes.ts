@@ -1,0 +1,81 @@
+import { SqlClient, type Statement } from "@effect/sql"
+import { Context, Effect, Layer } from "effect"
+import type { PostChanges } from "./DeliveryRecord.js"
+import type { ReceiverAnswer } from "./WebhookData.js"
+
+/**
+ * What a delivery's end does to the posts it carried, and to their jobs (a post's state is its job's status). Each
+ * move names the states it comes from, so a repeated or late outcome changes nothing it should not.
+ */
+const make = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+
+  /**
+   * Moves the posts selected by `posts` (a statement answering post ids) and their jobs. The ids are gathered once
+   * into an array: as `id IN (…)` a planner without statistics on delivery_posts (a young table) scanned it once per
+   * post in the `from` states, which made publishing a burst quadratic.
+   */
+  const move = (posts: Statement.Fragment, from: ReadonlyArray<string>, to: string, reason: string | null) =>
+    sql`WITH p AS (
+          UPDATE posts SET state = ${to}, updated_at = now(), failure_reason = ${reason},
+            published_at = CASE WHEN ${to} = 'PUBLISHED' THEN coalesce(published_at, now()) ELSE published_at END
+          WHERE id = ANY(ARRAY(${posts})) AND state = ANY(${from}::text[])
+          RETURNING job_id)
+        UPDATE jobs SET status = ${to}, updated_at = now(),
+          error = CASE WHEN ${reason}::text IS NULL THEN error ELSE ${reason} END,
+          finished_at = CASE WHEN ${to} = 'PUBLISHING' THEN finished_at ELSE now() END
+        WHERE id IN (SELECT job_id FROM p)`
+
+  const carried = (deliveryIds: ReadonlyArray<string>) =>
+    sql`SELECT post_id FROM delivery_posts WHERE delivery_id = ANY(${deliveryIds}::text[])`
+
+  return {
+    /** The publish deliveries answered: their posts are PUBLISHED (also one that had failed, on a redelivery). */
+    published: (deliveryIds: ReadonlyArray<string>) =>
+      deliveryIds.length === 0 ? Effect.void : Effect.orDie(Effect.asVoid(move(carried(deliveryIds), ["PUBLISHING", "POST_FAILED"], "PUBLISHED", null))),
+    /** The receiver's `{ posts: [{ id, platformPostId, permalink }] }`, for the posts the delivery carried. */
+    receiverSaid: (deliveryId: string, answer: ReceiverAnswer) => {
+      const posts = answer.posts.filter((p) => p.platformPostId != null || p.permalink != null)
+      if (posts.length === 0) return Effect.void
+      return Effect.orDie(Effect.asVoid(sql`
+        UPDATE posts SET platform_post_id = coalesce(a.platform_post_id, posts.platform_post_id),
+          permalink = coalesce(a.permalink, posts.permalink), updated_at = now()
+        FROM unnest(${posts.map((p) => p.id)}::text[], ${posts.map((p) => p.platformPostId ?? null)}::text[],
+          ${posts.map((p) => p.permalink ?? null)}::text[]) AS a(id, platform_post_id, permalink)
+        WHERE posts.id = a.id AND posts.id IN (${carried([deliveryId])})`))
+    },
+    /** Every publish delivery of these posts is dead: the hand-over failed. */
+    publishFailed: (deliveryId: string, reason: string) =>
+      Effect.orDie(Effect.asVoid(move(
+        sql`SELECT dp.post_id FROM delivery_posts dp WHERE dp.delivery_id = ${deliveryId}
+            AND NOT EXISTS (SELECT 1 FROM delivery_posts o JOIN deliveries d ON d.id = o.delivery_id
+              WHERE o.post_id = dp.post_id AND o.event = 'post.publish' AND d.state <> 'DEAD')`,
+        ["PUBLISHING"],
+        "POST_FAILED",
+        reason
+      ))),
+    /** Posts nothing could carry (no webhook address for a webhook-only channel). */
+    unhandled: (postIds: ReadonlyArray<string>, reason: string) =>
+      postIds.length === 0 ? Effect.void : Effect.orDie(Effect.asVoid(move(sql`SELECT unnest(${postIds}::text[])`, ["PUBLISHING"], "POST_FAILED", reason))),
+    /** The update reached the receiver: the posts read as changed. */
+    updated: (deliveryId: string, changes: PostChanges) =>
+      Effect.orDie(Effect.zipRight(
+        sql`UPDATE posts SET title = coalesce(${changes.title ?? null}, title), caption = coalesce(${changes.caption ?? null}, caption),
+              hashtags = coalesce(${changes.hashtags === undefined ? null : JSON.stringify(changes.hashtags)}::jsonb, hashtags),
+              updated_at = now()
+            WHERE id IN (${carried([deliveryId])})`,
+        move(carried([deliveryId]), ["UPDATE_FAILED"], "PUBLISHED", null)
+      )),
+    updateFailed: (deliveryId: string, reason: string) =>
+      Effect.orDie(Effect.asVoid(move(carried([deliveryId]), ["PUBLISHED", "UPDATE_FAILED"], "UPDATE_FAILED", reason))),
+    deleted: (deliveryId: string) =>
+      Effect.orDie(Effect.asVoid(move(carried([deliveryId]), ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"], "DELETED", null))),
+    /** A delete that failed every attempt leaves the post where it is, with the reason (SPEC). */
+    deleteFailed: (deliveryId: string, reason: string) =>
+      Effect.orDie(Effect.asVoid(move(carried([deliveryId]), ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"], "DELETE_FAILED", reason)))
+  }
+})
+
+export class PostOutcomes extends Context.Tag("clipwright/channels/PostOutcomes")<PostOutcomes, Effect.Effect.Success<typeof make>>() {
+  static readonly layer = Layer.effect(PostOutcomes, make)
+}
