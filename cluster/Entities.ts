@@ -3,13 +3,14 @@ import { WorkspaceAllowanceEntityLive } from "../src/renders/allowance/Workspace
 import { BrandEntityLive } from "../src/brands/BrandEntityLive.js"
 import { ChannelEntityLive } from "../src/channels/ChannelEntityLive.js"
 import { HandOverEntityLive } from "../src/channels/handover/HandOverEntityLive.js"
+import { ForgottenMessagesLive } from "./ForgottenMessages.js"
 import { MessageRetentionLive } from "./MessageRetention.js"
 import { ExportEntityLive } from "../src/renders/exports/ExportEntityLive.js"
 import { PostListEntityLive } from "../src/queues/PostListEntityLive.js"
 import { RenderRunnerEntityLive } from "../src/renders/jobs/RenderRunnerEntityLive.js"
 import { StreamEntityLive } from "../src/streams/StreamEntityLive.js"
 
-/** What every runner hosts: all entities, singletons and crons. */
+/** What every runner hosts: all entities, singletons, crons and the net for messages the library forgot. */
 export const EntitiesLive = Layer.mergeAll(
   StreamEntityLive,
   BrandEntityLive,
@@ -19,5 +20,6 @@ export const EntitiesLive = Layer.mergeAll(
   RenderRunnerEntityLive,
   ExportEntityLive,
   PostListEntityLive,
-  MessageRetentionLive
+  MessageRetentionLive,
+  ForgottenMessagesLive
 )

@@ -22,7 +22,7 @@ export const shortProfile: FaultsProfile = {
   mix: { eventEveryMs: 1000, newVideoEvery: 8, packageEveryMs: 4000, exportEveryMs: 20_000, feedEveryMs: 2000, packageLeadMs: 3000 },
   warmupMs: 5000,
   baselineMs: 5000,
-  recoveryWindowMs: 60_000,
+  recoveryWindowMs: 120_000,
   retrySchedule: "1s,1s,2s,2s,5s",
   faults: [killMidRender, killMidDelivery, stopNode(10), postgresRestart(3), receiverDown(5), smtpRefusing(5), diskFull(5)]
 }
@@ -45,6 +45,8 @@ export interface FaultRow {
   /** Events accepted/s from the fault's start until recovery, over the rate in the window before the fault. */
   readonly throughputKept: number
   readonly invariants: Invariants
+  /** What the dump found when the fault did not recover (empty when it did): the test's failure message shows it. */
+  readonly stuck: ReadonlyArray<string>
 }
 
 /** Polls the invariants (jobs from before the fault's end must have settled) until they hold or the window ends. */
@@ -83,19 +85,20 @@ export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsR
         const invariants = await recover(rig, ws.workspaceId, acceptedIds, endedAt, profile.recoveryWindowMs)
         const recoveredAt = Date.now()
         const ok = holds(invariants)
+        log(`  ${note}; ${ok ? `recovered in ${recoveredAt - startedAt} ms` : "NOT recovered"}: ${describeInvariants(invariants)}`)
+        const dump = ok ? undefined : await dumpUnrecovered(rig, ws.workspaceId, fault.name)
+        if (dump !== undefined) {
+          log(`  node logs and stuck messages: ${dump.folder}`)
+          dump.summary.forEach((line) => log(`    ${line}`))
+        }
         rows.push({
           fault: fault.name,
           note,
           recoveredMs: ok ? recoveredAt - startedAt : undefined,
           throughputKept: mix.rate(startedAt, recoveredAt) / Math.max(before, 1e-9),
-          invariants
+          invariants,
+          stuck: dump?.summary ?? []
         })
-        log(`  ${note}; ${ok ? `recovered in ${recoveredAt - startedAt} ms` : "NOT recovered"}: ${describeInvariants(invariants)}`)
-        if (!ok) {
-          const dump = await dumpUnrecovered(rig, ws.workspaceId, fault.name)
-          log(`  node logs and stuck messages: ${dump.folder}`)
-          dump.summary.forEach((line) => log(`    ${line}`))
-        }
         if (killed !== undefined) await rig.replace(killed)
         await sleep(profile.baselineMs)
       }

@@ -1,0 +1,78 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { workspaceWithKey } from "../support/Client.js"
+import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { compactExample, MARKET } from "../support/Exports.js"
+import { startNode, type TestNode } from "../support/Node.js"
+import { newEventId } from "../support/Routes.js"
+import { eventually } from "../support/Until.js"
+
+// A message the cluster library read and then dropped on the way to its entity is read again only ten minutes later,
+// and every later request under its primary key waits on it (cluster/ForgottenMessages.ts). The drop is made here by
+// a trigger: the first reservation a job asks of the workspace's allowance is stored as if a read loop had just read
+// it, which is what the library leaves behind when the hand-off to the entity fails.
+let db: TestDatabase
+let node: TestNode
+
+const scopes = ["ingest:write", "streams:write", "channels:write", "brands:write", "templates:read"]
+
+const dropFirstReserve = (url: string) =>
+  query(url, `
+    CREATE TABLE dropped_once (message_id bigint PRIMARY KEY);
+    CREATE FUNCTION drop_first_reserve() RETURNS trigger AS $$
+    BEGIN
+      IF NEW.entity_type = 'WorkspaceAllowance' AND NEW.tag = 'Reserve' AND NOT EXISTS (SELECT 1 FROM dropped_once) THEN
+        INSERT INTO dropped_once VALUES (NEW.id);
+        NEW.last_read := now();
+      END IF;
+      RETURN NEW;
+    END $$ LANGUAGE plpgsql;
+    CREATE TRIGGER drop_first_reserve BEFORE INSERT ON cluster_messages
+      FOR EACH ROW EXECUTE FUNCTION drop_first_reserve();`)
+
+beforeAll(async () => {
+  db = await createTestDatabase("forgotten_messages")
+  node = await startNode({ databaseUrl: db.url })
+  await dropFirstReserve(db.url)
+})
+
+afterAll(async () => {
+  await node?.stop()
+  await db?.drop()
+})
+
+describe("messages the cluster read and dropped", () => {
+  it("are read again within a minute, and the job waiting on one goes on", async () => {
+    const { api } = await workspaceWithKey(node, scopes, "Dropped reserve")
+    await api.post("/v1/brands", { name: "House" })
+    const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
+    const channel = (await api.post("/v1/channels", { name: "Main" })).body.channel
+    const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`,
+      { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
+    expect(sub.status, sub.text).toBe(201)
+    const sent = await api.post("/v1/stream", {
+      streamId: stream.id,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data: await compactExample(api)
+    })
+    expect(sent.status, sent.text).toBe(202)
+
+    const [dropped] = await eventually("the reservation dropped", async () => {
+      const rows = await query<{ message_id: string }>(db.url, "SELECT message_id::text FROM dropped_once")
+      return rows.length > 0 ? rows : undefined
+    }, 30_000)
+    const job = await eventually("the job past its render", async () => {
+      const [row] = await query<{ status: string; render_state: string | null }>(db.url,
+        `SELECT j.status, r.state AS render_state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id
+          WHERE j.ingest_event_id = $1`, [sent.body.ingestEventId])
+      return row !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(row.status) ? row : undefined
+    }, 90_000)
+    // Drawn and on its way to hand-over (to nobody: the channel has no webhook or email).
+    expect(job.render_state).toBe("COMPLETED")
+    expect(["SCHEDULED", "PUBLISHING", "POST_FAILED"]).toContain(job.status)
+    // Answered once it was read again, well before the library's ten minutes.
+    const [message] = await query<{ processed: boolean }>(db.url,
+      "SELECT processed FROM cluster_messages WHERE id = $1::bigint", [dropped!.message_id])
+    expect(message).toEqual({ processed: true })
+  }, 150_000)
+})
