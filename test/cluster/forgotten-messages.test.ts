@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { compactExample, MARKET } from "../support/Exports.js"
+import { marketStreamWithChannel, sendMarketEvent } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
-import { newEventId } from "../support/Routes.js"
 import { eventually } from "../support/Until.js"
 
 // A message the cluster library read and then dropped on the way to its entity is read again only ten minutes later,
@@ -43,19 +42,7 @@ afterAll(async () => {
 describe("messages the cluster read and dropped", () => {
   it("are read again within a minute, and the job waiting on one goes on", async () => {
     const { api } = await workspaceWithKey(node, scopes, "Dropped reserve")
-    await api.post("/v1/brands", { name: "House" })
-    const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
-    const channel = (await api.post("/v1/channels", { name: "Main" })).body.channel
-    const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`,
-      { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
-    expect(sub.status, sub.text).toBe(201)
-    const sent = await api.post("/v1/stream", {
-      streamId: stream.id,
-      eventId: newEventId(),
-      occurredAt: new Date().toISOString(),
-      data: await compactExample(api)
-    })
-    expect(sent.status, sent.text).toBe(202)
+    const ingestEventId = await sendMarketEvent(api, await marketStreamWithChannel(api))
 
     const [dropped] = await eventually("the reservation dropped", async () => {
       const rows = await query<{ message_id: string }>(db.url, "SELECT message_id::text FROM dropped_once")
@@ -64,7 +51,7 @@ describe("messages the cluster read and dropped", () => {
     const job = await eventually("the job past its render", async () => {
       const [row] = await query<{ status: string; render_state: string | null }>(db.url,
         `SELECT j.status, r.state AS render_state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id
-          WHERE j.ingest_event_id = $1`, [sent.body.ingestEventId])
+          WHERE j.ingest_event_id = $1`, [ingestEventId])
       return row !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(row.status) ? row : undefined
     }, 90_000)
     // Drawn and on its way to hand-over (to nobody: the channel has no webhook or email).

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { compactExample, MARKET, videoBody, waitForExport } from "../support/Exports.js"
+import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
+import { marketStreamWithChannel, sendMarketEvent } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
-import { newEventId } from "../support/Routes.js"
 import { eventually, until } from "../support/Until.js"
 
 // The cluster is meant never to lose a render's Start or a job's news that its render ended; the sweeps are the net
@@ -44,24 +44,13 @@ afterAll(async () => {
 describe("the sweeps under the cluster", () => {
   it("tell a job whose render ended without telling it, and the job moves on", async () => {
     const { api } = await workspaceWithKey(nodeA, scopes, "Unheard end")
-    await api.post("/v1/brands", { name: "House" })
-    const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
-    const channel = (await api.post("/v1/channels", { name: "Main" })).body.channel
-    const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`,
-      { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
-    expect(sub.status, sub.text).toBe(201)
+    const streamId = await marketStreamWithChannel(api)
     await standInRenderer()
-    const sent = await api.post("/v1/stream", {
-      streamId: stream.id,
-      eventId: newEventId(),
-      occurredAt: new Date().toISOString(),
-      data: await compactExample(api)
-    })
-    expect(sent.status, sent.text).toBe(202)
+    const ingestEventId = await sendMarketEvent(api, streamId)
     const [job] = await eventually("the job waiting on its render", async () => {
       const rows = await query<{ id: string; render_job_id: string }>(db.url,
         "SELECT id, render_job_id FROM jobs WHERE ingest_event_id = $1 AND status = 'AWAITING_RENDERING'",
-        [sent.body.ingestEventId])
+        [ingestEventId])
       return rows.length > 0 ? rows : undefined
     }, 60_000)
     await loseRunnerMessages(job!.render_job_id)

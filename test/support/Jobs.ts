@@ -1,6 +1,7 @@
 import { expect } from "vitest"
 import type { client } from "./Client.js"
 import { query } from "./Database.js"
+import { compactExample, MARKET } from "./Exports.js"
 import { newEventId } from "./Routes.js"
 
 /**
@@ -8,6 +9,29 @@ import { newEventId } from "./Routes.js"
  * way to keep a post SCHEDULED while a test looks at it, as hand-over takes a due one within a fraction of a second.
  */
 export const INDEX_CLOSE = { kind: "BROADCAST", sourceSlug: "markets", formatSlug: "index-close" } as const
+
+/** A brand, a market stream and one channel subscribed to it (compact variant); answers the stream's id. */
+export const marketStreamWithChannel = async (api: ReturnType<typeof client>) => {
+  await api.post("/v1/brands", { name: "House" })
+  const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
+  const channel = (await api.post("/v1/channels", { name: "Main" })).body.channel
+  const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`,
+    { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
+  expect(sub.status, sub.text).toBe(201)
+  return stream.id as string
+}
+
+/** Sends the market template's example to the stream now; answers its ingest event id. */
+export const sendMarketEvent = async (api: ReturnType<typeof client>, streamId: string) => {
+  const sent = await api.post("/v1/stream", {
+    streamId,
+    eventId: newEventId(),
+    occurredAt: new Date().toISOString(),
+    data: await compactExample(api)
+  })
+  expect(sent.status, sent.text).toBe(202)
+  return sent.body.ingestEventId as string
+}
 
 export const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString()
 
