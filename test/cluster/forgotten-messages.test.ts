@@ -28,6 +28,15 @@ const dropFirstReserve = (url: string) =>
     CREATE TRIGGER drop_first_reserve BEFORE INSERT ON cluster_messages
       FOR EACH ROW EXECUTE FUNCTION drop_first_reserve();`)
 
+/** The job of `ingestEventId` once it has left the rendering stages, with its render's state. */
+const pastItsRender = (ingestEventId: string) =>
+  eventually("the job past its render", async () => {
+    const [row] = await query<{ status: string; render_state: string | null }>(db.url,
+      `SELECT j.status, r.state AS render_state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id
+        WHERE j.ingest_event_id = $1`, [ingestEventId])
+    return row !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(row.status) ? row : undefined
+  }, 90_000)
+
 beforeAll(async () => {
   db = await createTestDatabase("forgotten_messages")
   node = await startNode({ databaseUrl: db.url })
@@ -48,12 +57,7 @@ describe("messages the cluster read and dropped", () => {
       const rows = await query<{ message_id: string }>(db.url, "SELECT message_id::text FROM dropped_once")
       return rows.length > 0 ? rows : undefined
     }, 30_000)
-    const job = await eventually("the job past its render", async () => {
-      const [row] = await query<{ status: string; render_state: string | null }>(db.url,
-        `SELECT j.status, r.state AS render_state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id
-          WHERE j.ingest_event_id = $1`, [ingestEventId])
-      return row !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(row.status) ? row : undefined
-    }, 90_000)
+    const job = await pastItsRender(ingestEventId)
     // Drawn and on its way to hand-over (to nobody: the channel has no webhook or email).
     expect(job.render_state).toBe("COMPLETED")
     expect(["SCHEDULED", "PUBLISHING", "POST_FAILED"]).toContain(job.status)

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { content as handOverContent } from "../handover/HandOverDesk.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
@@ -61,15 +62,9 @@ const setUp = async (name: string) => {
   return { ...ws, api, channel, send, laterChannel, sendLater }
 }
 
+/** The hand-over tests' event, with a German copy of its title and short caption. */
 const content = {
-  clipData: { headline: "Gold climbs to a record", subline: "Bullion tops $2,400" },
-  metaData: {
-    title: "Gold at a record",
-    captionShort: "Gold: record.",
-    captionMedium: "Gold climbed to a record on Tuesday.",
-    captionLong: "Gold climbed to a record on Tuesday as the dollar slid for a third day.",
-    hashtags: ["gold", "markets"]
-  },
+  ...handOverContent,
   locales: { de: { metaData: { title: "Gold auf Rekordhoch", captionShort: "Gold: Rekord." } } }
 }
 

@@ -33,6 +33,23 @@ const ancestors = (span: ReadableSpan, byId: Map<string, ReadableSpan>): Array<s
   return names
 }
 
+/**
+ * The finished spans of a trace once `ready` holds of them, or after 10 s whatever there is: a request's spans end as
+ * its fibers finish, a moment after the answer (longer on a loaded machine).
+ */
+const spansOf = (exporter: InMemorySpanExporter, traceId: string | undefined, ready: (spans: Array<ReadableSpan>) => boolean) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 10_000
+    for (;;) {
+      const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId)
+      if (ready(spans) || Date.now() > deadline) return spans
+      yield* Effect.sleep("25 millis")
+    }
+  })
+
+const named = (spans: Array<ReadableSpan>, ...names: Array<string>) =>
+  names.every((name) => spans.some((s) => s.name === name || (name === "http.server" && s.name.startsWith(name))))
+
 describe("tracing", () => {
   it.live("one request is one trace from HTTP through the entity to SQL, and the trace id is in traceparent", () =>
     Effect.gen(function*() {
@@ -77,9 +94,7 @@ describe("tracing", () => {
       const response = yield* post("/v1/streams", { name: "Traced", templateId: "tpl_3a7c91e04b5d" }, key["apiKey"])
       expect(response.status).toBe(201)
       const traceId = response.headers.get("traceparent")?.split("-")[1]
-      yield* Effect.sleep("500 millis")
-
-      const spans = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId)
+      const spans = yield* spansOf(exporter, traceId, (found) => named(found, "http.server", "Stream.create", "sql.execute"))
       const byId = new Map(spans.map((s) => [s.spanContext().spanId, s]))
       const names = spans.map((s) => s.name)
       const server = spans.find((s) => s.name.startsWith("http.server"))
@@ -101,10 +116,9 @@ describe("tracing", () => {
         { concurrency: "unbounded" }
       )
       expect(updates.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200])
-      yield* Effect.sleep("500 millis")
       for (const update of updates) {
         const updateTrace = update.headers.get("traceparent")?.split("-")[1]
-        const traced = exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === updateTrace)
+        const traced = yield* spansOf(exporter, updateTrace, (found) => named(found, "http.server", "Stream.update", "sql.execute"))
         const tracedById = new Map(traced.map((s) => [s.spanContext().spanId, s]))
         const statement = traced.find((s) => s.name === "sql.execute" && ancestors(s, tracedById).includes("Stream.update"))
         expect(statement, traced.map((s) => s.name).join(", ")).toBeDefined()
@@ -121,11 +135,9 @@ describe("tracing", () => {
       )
       expect(continued.status).toBe(200)
       expect(continued.headers.get("traceparent")?.split("-")[1]).toBe(callerTrace)
-      yield* Effect.sleep("200 millis")
       // The server span, not whichever span of the trace finished first (a key lookup's SQL, once the cache expired).
-      const child = exporter.getFinishedSpans().find((s) =>
-        s.spanContext().traceId === callerTrace && s.name.startsWith("http.server")
-      )
+      const child = (yield* spansOf(exporter, callerTrace, (found) => named(found, "http.server")))
+        .find((s) => s.name.startsWith("http.server"))
       expect(child?.parentSpanContext?.spanId).toBe("00f067aa0ba902b7")
     }).pipe(Effect.scoped), 60_000)
 })

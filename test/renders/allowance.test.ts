@@ -1,31 +1,13 @@
 import { assert, describe, layer } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
-import { Identity } from "../../src/identity/Identity.js"
-import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
-import { StorageRepo } from "../../src/media/StorageRepo.js"
-import { StorageUsage } from "../../src/media/StorageUsage.js"
-import { AllowanceRepo } from "../../src/renders/allowance/AllowanceRepo.js"
 import { Quotas } from "../../src/renders/allowance/Quotas.js"
-import { RenderCapacity } from "../../src/renders/allowance/RenderCapacity.js"
-import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
 import { WorkspaceAllowanceEntity } from "../../src/renders/allowance/WorkspaceAllowanceEntity.js"
-import { WorkspaceAllowanceEntityLive } from "../../src/renders/allowance/WorkspaceAllowanceEntityLive.js"
-import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
-import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
+import { allowanceTestLayer } from "../support/AllowanceLayer.js"
+import { newWorkspace } from "../support/ServiceLayer.js"
 
-const AllowanceTest = Layer.mergeAll(WorkspaceAllowanceEntityLive, Quotas.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(Identity.layer, StorageUsage.layer, RenderCapacity.layer)),
-  Layer.provideMerge(Layer.mergeAll(
-    AllowanceRepo.layer,
-    RenderRepo.layer,
-    IdentityRepo.layer,
-    StorageRepo.layer,
-    LocalBlobStorage.layer
-  )),
-  Layer.provideMerge(serviceTestLayer("renders_allowance"))
-)
+const AllowanceTest = allowanceTestLayer("renders_allowance")
 
 
 /** What the quota block says is left and used this month. */

@@ -37,3 +37,17 @@ export const listFiles = (dir: string): Array<string> =>
       .map((d) => path.relative(dir, path.join(d.parentPath, d.name)))
       .sort()
     : []
+
+/**
+ * Reads `read()` until `done` holds, for up to 5 s; answers the last reading. For what files and processes show a
+ * moment after the code under test let go of them (finalizers run, children reaped), which a loaded machine delays.
+ */
+export const soon = <A>(read: () => A, done: (a: A) => boolean): Effect.Effect<A> =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + 5000
+    for (;;) {
+      const value = read()
+      if (done(value) || Date.now() > deadline) return value
+      yield* Effect.sleep("10 millis")
+    }
+  })

@@ -36,10 +36,11 @@ export class JobDispatcher extends Context.Tag("clipwright/channels/JobDispatche
 
       // Each start is awaited (bounded), so no more than IN_FLIGHT are being started by this node at any time; one
       // that takes too long is left to finish on its own (its message is stored; StartJob is uninterruptible from
-      // the client's side, so the timeout does not cancel it) while the next ones go on.
+      // the client's side, so the timeout does not cancel it) while the next ones go on. Whatever a start answers,
+      // an interruption included, is its own: the job is handed over again after 30 s, and the batch goes on.
       const start = (job: ClaimedJob) =>
         channel(job.channelId).StartJob({ workspaceId: job.workspaceId, jobId: job.id, claim: job.dispatchedAt.toISOString() })
-          .pipe(continuingTrace(job.traceParent), Effect.timeout(START_TIMEOUT), Effect.ignore)
+          .pipe(continuingTrace(job.traceParent), Effect.timeout(START_TIMEOUT), Effect.catchAllCause(() => Effect.void))
 
       const handOver = Effect.gen(function*() {
         const claimed = yield* repo.claimWaitingAnyWorkspace(BATCH, AGAIN_AFTER_SECONDS)

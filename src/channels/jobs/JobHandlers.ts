@@ -66,7 +66,7 @@ export const jobHandlers = Effect.gen(function*() {
       ? rendered(job, renderJobId)
       : fail(job.workspaceId, job.id, ["AWAITING_RENDERING"], error ?? `The render ended ${state.toLowerCase()}.`)
 
-  const start = ({ jobId, workspaceId }: StartJob) =>
+  const start = ({ claim, jobId, workspaceId }: StartJob) =>
     Effect.gen(function*() {
       const found = yield* repo.findToStart(workspaceId, jobId)
       if (Option.isNone(found) || found.value.status !== "ACCEPTED") return
@@ -108,7 +108,7 @@ export const jobHandlers = Effect.gen(function*() {
         details: job.eventDetails,
         postTitle: job.postTitle,
         templateName: template.name
-      })
+      }, `${jobId}:${claim}`)
       if (render._tag === "Refused") return yield* fail(workspaceId, jobId, ["ACCEPTED"], render.reason)
       const attached = yield* repo.move(workspaceId, jobId, ["ACCEPTED"], "AWAITING_RENDERING", {
         renderJobId: render.renderJobId

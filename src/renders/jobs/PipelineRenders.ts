@@ -40,7 +40,14 @@ const make = Effect.gen(function*() {
   const allowance = yield* WorkspaceAllowanceEntity.client
   const runner = yield* RenderRunnerEntity.client
 
-  const renderFor = Effect.fn("PipelineRenders.renderFor")(function*(workspaceId: WorkspaceId, render: PipelineRender) {
+  /**
+   * `ask` names this ask (a job's hand-over to its channel): the reservation is asked under the render's id and it.
+   * The cluster keeps a request's answer under its key, an interruption too, and hands it to every later request under
+   * that key: asked under the render's id alone, one reservation interrupted as PostgreSQL came back answered every
+   * later ask of that video "interrupted", and its jobs stayed ACCEPTED for good. The reservation itself is once per
+   * render whatever the key (the allowance looks it up by render id).
+   */
+  const renderFor = Effect.fn("PipelineRenders.renderFor")(function*(workspaceId: WorkspaceId, render: PipelineRender, ask: string) {
     const { generation, reusable } = yield* repo.byContent(workspaceId, render.contentKey)
     if (reusable._tag === "Some") {
       return { _tag: "Rendering", renderJobId: reusable.value.id, state: reusable.value.state, shared: true } satisfies RenderFor
@@ -48,9 +55,8 @@ const make = Effect.gen(function*() {
     // Jobs asking for the same new video at once draw the same id: one row, one reservation, one runner. A video that
     // failed or was removed is drawn anew under the next generation's id.
     const renderJobId = renderIdFor(workspaceId, render.contentKey, generation)
-    const reserved = yield* entityCall(allowance(workspaceId).Reserve({ requestId: renderJobId, renderJobIds: [renderJobId], waitForRenderer: true })).pipe(
-      Effect.either
-    )
+    const reserve = allowance(workspaceId).Reserve({ requestId: `${renderJobId}:${ask}`, renderJobIds: [renderJobId], waitForRenderer: true })
+    const reserved = yield* Effect.either(entityCall(reserve))
     if (reserved._tag === "Left") return { _tag: "Refused", reason: reserved.left.message } satisfies RenderFor
     yield* repo.insertJob(workspaceId, { id: renderJobId, ...render })
     yield* runner(renderJobId).Start({}, { discard: true }).pipe(Effect.orDie)
