@@ -1,6 +1,6 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { pidOfConnection } from "../../test/cluster/HoldingReceiver.js"
+import { readingCalls } from "../../test/cluster/HoldingReceiver.js"
 
 /** One webhook call as it arrived: its delivery id, the posts it carried and the process that sent it. */
 export interface FaultCall {
@@ -22,29 +22,17 @@ export const startFaultsReceiver = async (senders: () => ReadonlyArray<number>) 
   const releaseHeld: Array<() => void> = []
   let port = 0
 
-  const server = http.createServer((req, res) => {
-    const senderPid = pidOfConnection(req.socket.remotePort!, port, senders())
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      const { data } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { data: { posts: Array<{ id: string }> } }
-      const held = holding
-      calls.push({
-        webhookId: String(req.headers["webhook-id"]),
-        postIds: data.posts.map((p) => p.id),
-        receivedAt: Date.now(),
-        senderPid,
-        held
-      })
-      const answer = () => {
-        if (res.destroyed) return
-        res.writeHead(200, { "content-type": "application/json" })
-        res.end("{}")
-      }
-      if (held) releaseHeld.push(answer)
-      else answer()
-    })
-  })
+  const server = http.createServer(readingCalls(() => port, senders, (call, res) => {
+    const held = holding
+    calls.push({ webhookId: call.webhookId, postIds: call.postIds, receivedAt: call.receivedAt, senderPid: call.senderPid, held })
+    const answer = () => {
+      if (res.destroyed) return
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end("{}")
+    }
+    if (held) releaseHeld.push(answer)
+    else answer()
+  }))
   const listen = () => new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve))
   await listen()
   port = (server.address() as AddressInfo).port

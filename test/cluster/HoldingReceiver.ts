@@ -3,16 +3,19 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 
 /** One webhook call as it arrived, with the process that sent it (read from the connection while it was open). */
-export interface HeldCall {
+export interface ArrivedCall {
   readonly webhookId: string
   readonly headers: http.IncomingHttpHeaders
   readonly body: Buffer
   readonly ingestEventId: string
   readonly postIds: ReadonlyArray<string>
-  /** Whether the answer waited for `release()`. */
-  readonly held: boolean
   readonly receivedAt: number
   readonly senderPid: number | undefined
+}
+
+export interface HeldCall extends ArrivedCall {
+  /** Whether the answer waited for `release()`. */
+  readonly held: boolean
 }
 
 const portOf = (address: string) => parseInt(address.slice(address.lastIndexOf(":") + 1), 16)
@@ -50,6 +53,31 @@ export const pidOfConnection = (clientPort: number, serverPort: number, pids: Re
 }
 
 /**
+ * A loopback receiver's request handler: reads each webhook call whole, notes which of `senders()` sent it (while the
+ * connection is open), and hands the call on with its response. `port()` is the receiver's own port.
+ */
+export const readingCalls = (port: () => number, senders: () => ReadonlyArray<number>,
+  onCall: (call: ArrivedCall, res: http.ServerResponse) => void) =>
+(req: http.IncomingMessage, res: http.ServerResponse) => {
+  const senderPid = pidOfConnection(req.socket.remotePort!, port(), senders())
+  const chunks: Array<Buffer> = []
+  req.on("data", (chunk: Buffer) => chunks.push(chunk))
+  req.on("end", () => {
+    const body = Buffer.concat(chunks)
+    const { data } = JSON.parse(body.toString("utf8")) as { data: { ingestEventId: string; posts: Array<{ id: string }> } }
+    onCall({
+      webhookId: String(req.headers["webhook-id"]),
+      headers: req.headers,
+      body,
+      ingestEventId: data.ingestEventId,
+      postIds: data.posts.map((p) => p.id),
+      receivedAt: Date.now(),
+      senderPid
+    }, res)
+  })
+}
+
+/**
  * A webhook receiver on loopback that records every call (duplicates included) and answers 200 `{}`, except the first
  * `holdFirst` calls: those wait, connection open, until `release()`. `senders()` names the processes that may call.
  */
@@ -62,34 +90,18 @@ export const startHoldingReceiver = async (holdFirst: number, senders: () => Rea
   let heldSoFar = 0
   let port = 0
 
-  const server = http.createServer((req, res) => {
-    const senderPid = pidOfConnection(req.socket.remotePort!, port, senders())
-    const chunks: Array<Buffer> = []
-    req.on("data", (chunk: Buffer) => chunks.push(chunk))
-    req.on("end", () => {
-      const body = Buffer.concat(chunks)
-      const { data } = JSON.parse(body.toString("utf8")) as { data: { ingestEventId: string; posts: Array<{ id: string }> } }
-      const held = !isReleased && heldSoFar < holdFirst
-      if (held) heldSoFar++
-      calls.push({
-        webhookId: String(req.headers["webhook-id"]),
-        headers: req.headers,
-        body,
-        ingestEventId: data.ingestEventId,
-        postIds: data.posts.map((p) => p.id),
-        held,
-        receivedAt: Date.now(),
-        senderPid
-      })
-      waiters.forEach((wake) => wake())
-      const answer = () => {
-        res.writeHead(200, { "content-type": "application/json" })
-        res.end("{}")
-      }
-      if (held) void released.then(answer)
-      else answer()
-    })
-  })
+  const server = http.createServer(readingCalls(() => port, senders, (call, res) => {
+    const held = !isReleased && heldSoFar < holdFirst
+    if (held) heldSoFar++
+    calls.push({ ...call, held })
+    waiters.forEach((wake) => wake())
+    const answer = () => {
+      res.writeHead(200, { "content-type": "application/json" })
+      res.end("{}")
+    }
+    if (held) void released.then(answer)
+    else answer()
+  }))
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
   port = (server.address() as AddressInfo).port
 
