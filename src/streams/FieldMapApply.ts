@@ -1,6 +1,7 @@
 import type { FieldMap, FieldMapEntry } from "./Stream.js"
 import type { Build } from "../templates/Template.js"
-import { fieldAt } from "./FieldMapCheck.js"
+import { placeAt } from "./FieldMapCheck.js"
+import { cutToLimits, type MapNote } from "./FieldMapCut.js"
 
 const segmentsOf = (pointer: string) =>
   pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
@@ -57,33 +58,24 @@ const coerce = (value: unknown, as: FieldMapEntry["as"]): unknown => {
   }
 }
 
-/** A value the map changed on the way in, for the sender to hear about (a `maxLength` cut). */
-export interface MapNote {
-  readonly path: string
-  readonly message: string
-}
+const depth = (pointer: string) => pointer.split("/").length
 
 /**
- * Builds the template's input document from posted data; an empty map passes the data through unchanged. Cuts made
- * by `maxLength` are reported to `notes` when given.
+ * Builds the template's input document from posted data; an empty map passes the data through unchanged. A key
+ * below another (`/clipData/headline` beside `/clipData`) is laid over it, whatever order the map was stored in. Cuts
+ * made by `maxLength` are reported to `notes` when given. The posted data itself is never changed.
  */
-export const applyFieldMap = (build: Build, fieldMap: FieldMap, data: unknown, notes?: Array<MapNote>): unknown => {
-  const entries = Object.entries(fieldMap)
+export const applyFieldMap = (build: Build, fieldMap: FieldMap, data: unknown, notes: Array<MapNote> = []): unknown => {
+  const entries = Object.entries(fieldMap).sort(([a], [b]) => depth(a) - depth(b))
   if (entries.length === 0) return data
   const document: Record<string, unknown> = {}
   for (const [target, entry] of entries) {
     const raw = Object.hasOwn(entry, "const") ? entry.const : resolvePointer(data, entry.from ?? "")
     const value = raw === undefined ? entry.fallback : raw
     if (value === undefined) continue
-    let coerced = coerce(value, entry.as)
-    const field = fieldAt(build, target)
-    if (entry.maxLength === true && field?.type === "text" && typeof coerced === "string") {
-      const points = [...coerced]
-      if (points.length > field.maxLength) {
-        coerced = points.slice(0, field.maxLength).join("")
-        notes?.push({ path: target, message: `Cut from ${points.length} to ${field.maxLength} characters (maxLength).` })
-      }
-    }
+    let coerced = structuredClone(coerce(value, entry.as))
+    const place = placeAt(build, target)
+    if (entry.maxLength === true && place !== undefined) coerced = cutToLimits(place, coerced, target, notes)
     setPointer(document, target, coerced)
   }
   return document

@@ -10,15 +10,15 @@ const parsePointer = (pointer: string): ReadonlyArray<string> | undefined =>
     : undefined
 
 /**
- * The field a pointer into the template's input document names, if any (a list index counts as its item).
- * `/locales/<locale>/...` names the same field as the path after it: a language copy has the default's shape.
+ * A place of the template's input document a field-map key may name: one input (a group, a list, a list item or a
+ * leaf), one language copy (`/locales/<locale>`, the content's inputs laid over the default) or the map of copies.
  */
-export const fieldAt = (build: Build, pointer: string): Field | undefined => {
-  const parsed = parsePointer(pointer)
-  if (parsed === undefined) return undefined
-  const segments = parsed[0] === "locales" ? (isLocale(parsed[1] ?? "") ? parsed.slice(2) : []) : parsed
-  if (segments.length === 0) return undefined
-  let fields: ReadonlyArray<Field> = contentFields(build.limits)
+export type Place =
+  | { readonly _tag: "Input"; readonly field: Field }
+  | { readonly _tag: "Copy"; readonly fields: ReadonlyArray<Field> }
+  | { readonly _tag: "Copies"; readonly fields: ReadonlyArray<Field> }
+
+const inputAt = (fields: ReadonlyArray<Field>, segments: ReadonlyArray<string>): Field | undefined => {
   let found: Field | undefined
   for (const segment of segments) {
     if (found?.type === "list") {
@@ -33,9 +33,24 @@ export const fieldAt = (build: Build, pointer: string): Field | undefined => {
   return found
 }
 
+/** The place a pointer into the template's input document names; `/locales/<locale>/...` has the default's shape. */
+export const placeAt = (build: Build, pointer: string): Place | undefined => {
+  const segments = parsePointer(pointer)
+  if (segments === undefined || segments.length === 0) return undefined
+  const fields = contentFields(build.limits)
+  if (segments[0] === "locales") {
+    if (segments.length === 1) return { _tag: "Copies", fields }
+    if (!isLocale(segments[1]!)) return undefined
+    if (segments.length === 2) return { _tag: "Copy", fields }
+  }
+  const field = inputAt(fields, segments[0] === "locales" ? segments.slice(2) : segments)
+  return field === undefined ? undefined : { _tag: "Input", field }
+}
+
 /**
  * The rules of a field-map entry (SPEC "Stream"): the key is a JSON Pointer into the template's input document,
  * exactly one of `from` and `const`, `from` a JSON Pointer into the posted data. Paths point into the request body.
+ * The value an entry brings is checked when the document is validated, not here.
  */
 export const checkFieldMap = (build: Build, fieldMap: FieldMap): ReadonlyArray<ErrorDetail> =>
   Object.entries(fieldMap).flatMap(([key, entry]) => {
@@ -43,7 +58,7 @@ export const checkFieldMap = (build: Build, fieldMap: FieldMap): ReadonlyArray<E
     const problems: Array<ErrorDetail> = []
     if (!key.startsWith("/")) {
       problems.push(new ErrorDetail({ path: at(), message: `"${key}" is not a JSON Pointer (it must start with /).`, rule: "pointer" }))
-    } else if (fieldAt(build, key) === undefined) {
+    } else if (placeAt(build, key) === undefined) {
       problems.push(new ErrorDetail({ path: at(), message: `The template has no input at ${key}.`, rule: "unknownField" }))
     }
     const hasFrom = entry.from !== undefined
