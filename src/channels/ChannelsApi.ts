@@ -97,8 +97,9 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
         OpenApi.Description,
         "Adds an input the channel publishes: `BROADCAST` with `sourceSlug` and `formatSlug` (a shipped feed), " +
           "`STREAM` with `streamId`, `QUEUE` with `queueId`. The input fixes the template; the channel may pin " +
-          "`templateVariant` and `templateVersion` (null: the input's variant and the newest build; a version must " +
-          "be a full major.minor.patch, else 400; a variant or build that does not exist: 404 `unknown_template`). " +
+          "`templateVariant` and `templateVersion` (null: the input's variant and the newest build; `latest` is stored " +
+          "as null; a version must otherwise be a full major.minor.patch, else 400; a variant or build that does " +
+          "not exist: 404 `unknown_template`). " +
           "A QUEUE subscription pins nothing. The same input twice: 409. A feed not offered to the workspace or " +
           "switched off: 403 naming it. Unknown source, format or stream: 404 `unknown_source`, `unknown_format`, " +
           "`unknown_stream`. A `queueId` that is not a post list of the workspace: 404. Answers the channel with the " +
@@ -115,7 +116,7 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .annotate(OpenApi.Summary, "Change a subscription")
       .annotate(
         OpenApi.Description,
-        "Changes `templateVariant`, `templateVersion` (null: back to the default) and `enabled`; what is not sent " +
+        "Changes `templateVariant`, `templateVersion` (null or `latest`: back to the newest build) and `enabled`; what is not sent " +
           "stays. The pins are checked as on subscribe. Answers the channel as it now stands."
       )
   )

@@ -8,6 +8,13 @@ export type SubscriptionKind = typeof SubscriptionKind.Type
 /** A pin: null (or absent) follows the default; a version must be a full `major.minor.patch` (the service checks). */
 const Pin = Schema.NullOr(Schema.String)
 
+/** A version pin: `latest` follows the newest build as null does, and is stored as null (SPEC Versioning 2). */
+const VersionPin = Schema.transform(Pin, Pin, {
+  strict: true,
+  decode: (version) => version === "latest" ? null : version,
+  encode: (version) => version
+})
+
 /** Which fields a kind needs is checked by the service, which names the missing one. */
 export const AddSubscriptionBody = Schema.Struct({
   kind: SubscriptionKind,
@@ -16,13 +23,13 @@ export const AddSubscriptionBody = Schema.Struct({
   streamId: opt(Schema.String),
   queueId: opt(Schema.String),
   templateVariant: opt(Pin),
-  templateVersion: opt(Pin)
+  templateVersion: opt(VersionPin)
 })
 export type AddSubscriptionBody = typeof AddSubscriptionBody.Type
 
 export const ChangeSubscriptionBody = Schema.Struct({
   templateVariant: opt(Pin),
-  templateVersion: opt(Pin),
+  templateVersion: opt(VersionPin),
   enabled: opt(Schema.Boolean)
 })
 export type ChangeSubscriptionBody = typeof ChangeSubscriptionBody.Type

@@ -35,7 +35,7 @@ export const checkPins = (
   if (pins.templateVersion !== null && !isExactVersion(pins.templateVersion)) {
     return refuse(
       "templateVersion",
-      `templateVersion must be a full major.minor.patch (or null for the newest build), not "${pins.templateVersion}".`,
+      `templateVersion must be a full major.minor.patch (or latest or null for the newest build), not "${pins.templateVersion}".`,
       "pattern"
     )
   }

@@ -13,7 +13,7 @@ let node: TestNode
 let api: ReturnType<typeof client>
 let accountId: string
 
-const scopes = ["channels:read", "channels:write", "brands:write", "streams:read", "streams:write", "feeds:write"]
+const scopes = ["channels:read", "channels:write", "brands:write", "streams:read", "streams:write", "feeds:write", "postlists:write"]
 const pathsOf = (r: Answer) => r.body.error.details.map((d: { path: string }) => d.path)
 const newChannel = async (name: string, c = api) => (await c.post("/v1/channels", { name })).body.channel
 const subscribe = (channelId: string, body: unknown, c = api) => c.post(`/v1/channels/${channelId}/subscriptions`, body)
@@ -69,7 +69,7 @@ describe("BROADCAST subscriptions", () => {
     const cases: Array<[unknown, number, string, string]> = [
       [{ templateVersion: "1" }, 400, "schema_validation", "/templateVersion"],
       [{ templateVersion: "1.1" }, 400, "schema_validation", "/templateVersion"],
-      [{ templateVersion: "latest" }, 400, "schema_validation", "/templateVersion"],
+      [{ templateVersion: "Latest" }, 400, "schema_validation", "/templateVersion"],
       [{ templateVersion: 2 }, 400, "schema_validation", "/templateVersion"],
       [{ templateVariant: "huge" }, 404, "unknown_template", "/templateVariant"],
       [{ templateVersion: "9.9.9" }, 404, "unknown_template", "/templateVersion"],
@@ -93,6 +93,30 @@ describe("BROADCAST subscriptions", () => {
     })
     expect(other.status, other.text).toBe(201)
     expect(other.body.channel.subscriptions[1]).toMatchObject({ templateVariant: "compact", templateVersion: "1.0.1" })
+  })
+
+  it("takes `latest` as the newest build, stored and answered as null, on subscribe and on PATCH", async () => {
+    const ch = await newChannel("Latest")
+    const r = await subscribe(ch.id, { kind: "BROADCAST", ...INDEX_CLOSE, templateVersion: "latest" })
+    expect(r.status, r.text).toBe(201)
+    const sub = r.body.channel.subscriptions[0]
+    expect(sub).toMatchObject({ templateVariant: null, templateVersion: null })
+    const at = `/v1/channels/${ch.id}/subscriptions/${sub.id}`
+    expect((await api.patch(at, { templateVersion: "1.1.0" })).body.channel.subscriptions[0].templateVersion).toBe("1.1.0")
+    const back = await api.patch(at, { templateVersion: "latest" })
+    expect(back.status, back.text).toBe(200)
+    expect(back.body.channel.subscriptions[0].templateVersion).toBeNull()
+    const stream = await newStream("Latest stream")
+    const onStream = await subscribe(ch.id, { kind: "STREAM", streamId: stream.id, templateVersion: "latest" })
+    expect(onStream.status, onStream.text).toBe(201)
+    const queue = await api.post("/v1/queues", { name: "Latest list" })
+    expect(queue.status, queue.text).toBe(201)
+    const onQueue = await subscribe(ch.id, { kind: "QUEUE", queueId: queue.body.queue.id, templateVersion: "latest" })
+    expect(onQueue.status, onQueue.text).toBe(201)
+    const rows = await query(db.url, "SELECT template_version FROM channel_subscriptions WHERE channel_id = $1", [ch.id])
+    expect(rows.map((row) => row["template_version"])).toEqual([null, null, null])
+    const listed = (await api.get("/v1/channels")).body.channels.find((c: { id: string }) => c.id === ch.id)
+    expect(listed.subscriptions.map((s: { templateVersion: unknown }) => s.templateVersion)).toEqual([null, null, null])
   })
 
   it("refuses a body that does not name its input, naming the field, and stores nothing", async () => {
