@@ -29,6 +29,18 @@ const make = Effect.gen(function*() {
   const carried = (deliveryIds: ReadonlyArray<string>) =>
     sql`SELECT post_id FROM delivery_posts WHERE delivery_id = ANY(${deliveryIds}::text[])`
 
+  /**
+   * The posts a change (post.update, post.delete) settles: a webhook call settles what it carried; an email only
+   * what no webhook call of the same request carries, as the receiver, not a person's inbox, changes the platform.
+   * Otherwise a delivered email would mark a post deleted that the receiver refused to remove.
+   */
+  const settledBy = (deliveryId: string) =>
+    sql`SELECT dp.post_id FROM delivery_posts dp JOIN deliveries d ON d.id = dp.delivery_id
+        WHERE dp.delivery_id = ${deliveryId} AND (d.via = 'webhook' OR d.request_key IS NULL OR NOT EXISTS (
+          SELECT 1 FROM deliveries w JOIN delivery_posts wp ON wp.delivery_id = w.id
+          WHERE w.workspace_id = d.workspace_id AND wp.post_id = dp.post_id
+            AND w.request_key = regexp_replace(d.request_key, ':email$', ':webhook')))`
+
   return {
     /** The publish deliveries answered: their posts are PUBLISHED (also one that had failed, on a redelivery). */
     published: (deliveryIds: ReadonlyArray<string>) =>
@@ -63,16 +75,17 @@ const make = Effect.gen(function*() {
         sql`UPDATE posts SET title = coalesce(${changes.title ?? null}, title), caption = coalesce(${changes.caption ?? null}, caption),
               hashtags = coalesce(${changes.hashtags === undefined ? null : JSON.stringify(changes.hashtags)}::jsonb, hashtags),
               updated_at = now()
-            WHERE id IN (${carried([deliveryId])})`,
-        move(carried([deliveryId]), ["UPDATE_FAILED"], "PUBLISHED", null)
+            WHERE id IN (${settledBy(deliveryId)})`,
+        move(settledBy(deliveryId), ["UPDATE_FAILED"], "PUBLISHED", null)
       )),
+    /** An update that failed every attempt leaves the post as it read, with the reason. */
     updateFailed: (deliveryId: string, reason: string) =>
-      Effect.orDie(Effect.asVoid(move(carried([deliveryId]), ["PUBLISHED", "UPDATE_FAILED"], "UPDATE_FAILED", reason))),
+      Effect.orDie(Effect.asVoid(move(settledBy(deliveryId), ["PUBLISHED", "UPDATE_FAILED"], "UPDATE_FAILED", reason))),
     deleted: (deliveryId: string) =>
-      Effect.orDie(Effect.asVoid(move(carried([deliveryId]), ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"], "DELETED", null))),
+      Effect.orDie(Effect.asVoid(move(settledBy(deliveryId), ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"], "DELETED", null))),
     /** A delete that failed every attempt leaves the post where it is, with the reason (SPEC). */
     deleteFailed: (deliveryId: string, reason: string) =>
-      Effect.orDie(Effect.asVoid(move(carried([deliveryId]), ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"], "DELETE_FAILED", reason)))
+      Effect.orDie(Effect.asVoid(move(settledBy(deliveryId), ["PUBLISHED", "UPDATE_FAILED", "DELETE_FAILED"], "DELETE_FAILED", reason)))
   }
 })
 
