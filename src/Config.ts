@@ -20,6 +20,14 @@ export interface AppSettings {
   readonly renderSlots: number
   readonly otlpEndpoint: Option.Option<string>
   readonly serviceName: string
+  /** Tests and benches only (TEST_CLOCK_RATE, TEST_CLOCK_ORIGIN): webhook signing time runs `rate` times fast. */
+  readonly compressedClock?: CompressedClock | undefined
+}
+
+export interface CompressedClock {
+  /** Epoch milliseconds where compressed and real time agree. */
+  readonly origin: number
+  readonly rate: number
 }
 
 const settingsConfig = Effect.gen(function*() {
@@ -42,7 +50,11 @@ const settingsConfig = Effect.gen(function*() {
     runnerPort: yield* Config.integer("RUNNER_PORT").pipe(Config.withDefault(34431)),
     renderSlots: yield* Config.integer("RENDER_SLOTS").pipe(Config.withDefault(os.availableParallelism())),
     otlpEndpoint: yield* Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")),
-    serviceName: yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("clipwright"))
+    serviceName: yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("clipwright")),
+    compressedClock: Option.getOrUndefined(yield* Config.option(Config.all({
+      rate: Config.number("TEST_CLOCK_RATE").pipe(Config.validate({ message: "must be above 0", validation: (n) => n > 0 })),
+      origin: Config.integer("TEST_CLOCK_ORIGIN")
+    })))
   } satisfies AppSettings
 })
 

@@ -60,7 +60,8 @@ const attemptOf = (a: AttemptRow) => ({
   durationMs: a.durationMs,
   statusCode: a.statusCode,
   error: a.error,
-  answer: a.answer
+  answer: a.answer,
+  headers: a.headers
 })
 
 /** The deliveries log (SQL) and redelivery, which goes through the delivery's HandOver entity. */

@@ -42,7 +42,8 @@ export const AttemptRow = Schema.Struct({
   durationMs: Schema.Number,
   statusCode: Schema.NullOr(Schema.Number),
   error: Schema.NullOr(Schema.String),
-  answer: Schema.NullOr(Schema.String)
+  answer: Schema.NullOr(Schema.String),
+  headers: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String }))
 })
 export type AttemptRow = typeof AttemptRow.Type
 
@@ -89,7 +90,7 @@ const make = Effect.gen(function*() {
     Request: One,
     Result: AttemptRow,
     execute: ({ id, workspaceId }) =>
-      sql`SELECT a.attempt, a.redelivery, a.started_at, a.duration_ms, a.status_code, a.error, a.answer
+      sql`SELECT a.attempt, a.redelivery, a.started_at, a.duration_ms, a.status_code, a.error, a.answer, a.headers
           FROM delivery_attempts a JOIN deliveries d ON d.id = a.delivery_id
           WHERE d.workspace_id = ${workspaceId} AND a.delivery_id = ${id} ORDER BY a.attempt`
   })

@@ -51,7 +51,12 @@ export const DeliveryAttempt = Schema.Struct({
   durationMs: Schema.Number,
   statusCode: Schema.NullOr(Schema.Number),
   error: Schema.NullOr(Schema.String),
-  answer: Schema.NullOr(Schema.String).annotations({ description: "The start of what came back." })
+  answer: Schema.NullOr(Schema.String).annotations({ description: "The start of what came back." }),
+  headers: Schema.NullOr(Schema.Record({ key: Schema.String, value: Schema.String })).annotations({
+    description: "Webhook: the signed headers this attempt went out with. Each automatic attempt is signed as it is " +
+      "sent (`webhook-timestamp` is its own time; `webhook-id` and the body are those of every attempt); a " +
+      "redelivery sends the delivery's `headers`. Null for email."
+  })
 }).annotations({ identifier: "DeliveryAttempt" })
 export type DeliveryAttempt = typeof DeliveryAttempt.Type
 
@@ -63,7 +68,8 @@ export const Delivery = Schema.Struct({
   }),
   recipients: Schema.Array(Schema.String).annotations({ description: "Email only: who it goes to." }),
   headers: Schema.Record({ key: Schema.String, value: Schema.String }).annotations({
-    description: "The headers sent on every attempt (for a webhook, the signed Standard Webhooks headers)."
+    description: "The headers made with the delivery (for a webhook, the Standard Webhooks headers signed when it was " +
+      "made): a redelivery sends exactly these; each automatic attempt's own are in `attempts[].headers`."
   }),
   body: Schema.Unknown.annotations({
     description: "Webhook: the body parsed as JSON. Email: the message text (RFC 5322), at most 64 KB. Null before " +

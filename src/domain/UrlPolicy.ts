@@ -24,7 +24,12 @@ const ipv4Ranges: ReadonlyArray<readonly [string, number, string]> = [
   ["172.16.0.0", 12, "private"],
   ["192.168.0.0", 16, "private"],
   ["169.254.0.0", 16, "link-local"],
-  ["100.64.0.0", 10, "shared (CGNAT)"]
+  ["100.64.0.0", 10, "shared (CGNAT)"],
+  ["192.0.0.0", 24, "IETF protocol assignment"],
+  ["198.18.0.0", 15, "benchmarking"],
+  ["224.0.0.0", 4, "multicast"],
+  ["255.255.255.255", 32, "broadcast"],
+  ["240.0.0.0", 4, "reserved"]
 ]
 
 const ipv4ToInt = (address: string) => address.split(".").reduce((n, part) => n * 256 + Number(part), 0)
@@ -60,9 +65,15 @@ const classifyIpv6 = (address: string): string | undefined => {
   if (zeroTo(7) && g[7] === 1) return "loopback"
   if ((g[0]! & 0xfe00) === 0xfc00) return "unique local"
   if ((g[0]! & 0xffc0) === 0xfe80) return "link-local"
+  if ((g[0]! & 0xffc0) === 0xfec0) return "site-local"
+  if ((g[0]! & 0xff00) === 0xff00) return "multicast"
   // IPv4-mapped (::ffff:0:0/96), IPv4-compatible (::/96) and NAT64 (64:ff9b::/96) all reach the IPv4 address inside.
   if (zeroTo(5) && (g[5] === 0xffff || g[5] === 0)) return classifyIpv4(embedded)
   if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return classifyIpv4(embedded)
+  // 6to4 (2002::/16) carries its IPv4 router in the next 32 bits; relays route to it.
+  if (g[0] === 0x2002) return classifyIpv4(g[1]! * 65536 + g[2]!)
+  // Teredo (2001::/32): the server's IPv4 in the next 32 bits, the client's as the bitwise NOT of the last 32.
+  if (g[0] === 0x2001 && g[1] === 0) return classifyIpv4(g[2]! * 65536 + g[3]!) ?? classifyIpv4(~embedded >>> 0)
   return undefined
 }
 

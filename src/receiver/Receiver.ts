@@ -7,7 +7,8 @@ import type { AddressInfo } from "node:net"
 import { parseArgs } from "node:util"
 import { Webhook } from "standardwebhooks"
 import { newUlid } from "../domain/Ulid.js"
-import { RecentIds, verifyWebhook } from "./Verify.js"
+import { SeenFile } from "./SeenFile.js"
+import { RecentIds, verifyWebhook, type VerifyOptions } from "./Verify.js"
 
 export interface ReceiverOptions {
   /** The `whsec_…` secret. */
@@ -17,6 +18,12 @@ export interface ReceiverOptions {
   /** Where each accepted post is printed, one line each (default stdout). */
   readonly print?: (line: string) => void
   readonly toleranceSeconds?: number
+  /** Keep processed ids in this file (they outlive a restart) rather than the last 10,000 in memory. */
+  readonly seenFile?: string
+  /** How long the file keeps an id after processing it, in seconds (default 30 days). */
+  readonly keepSeenSeconds?: number
+  /** Accept redeliveries signed up to this long ago for ids never processed (VerifyOptions); needs `seenFile`. */
+  readonly redeliveryWindowSeconds?: number
 }
 
 export interface RunningReceiver {
@@ -26,6 +33,7 @@ export interface RunningReceiver {
 
 const ERRORS_BASE = "https://clipwright.dev/errors"
 const MAX_BODY_BYTES = 5 * 1024 * 1024
+const KEEP_SEEN_SECONDS = 30 * 86_400
 
 const answer = (res: ServerResponse, status: number, body: unknown, requestId: string) => {
   res.writeHead(status, { "content-type": "application/json", "x-request-id": requestId })
@@ -61,8 +69,16 @@ const postsOf = (data: Record<string, unknown>): ReadonlyArray<Record<string, un
 export const startReceiver = async (options: ReceiverOptions): Promise<RunningReceiver> => {
   new Webhook(options.secret) // throws now, not on the first delivery, for a secret that is not base64
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`))
-  const seen = new RecentIds()
-  const verifyOptions = { seen, ...(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds }) }
+  const window = options.redeliveryWindowSeconds ?? 0
+  const keep = options.keepSeenSeconds ?? KEEP_SEEN_SECONDS
+  if (window > 0 && options.seenFile === undefined) throw new Error("accepting redeliveries needs a seen-id file")
+  if (window > keep) throw new Error("the seen-id file must keep ids for longer than the redelivery window")
+  const seen = options.seenFile === undefined ? new RecentIds() : new SeenFile(options.seenFile, keep)
+  const verifyOptions: VerifyOptions = {
+    seen,
+    redeliveryWindowSeconds: window,
+    ...(options.toleranceSeconds === undefined ? {} : { toleranceSeconds: options.toleranceSeconds })
+  }
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     if (req.method !== "POST") {
@@ -113,7 +129,8 @@ export const startReceiver = async (options: ReceiverOptions): Promise<RunningRe
   }
 }
 
-export const RECEIVER_USAGE = "clipwright receiver --secret whsec_… --port N [--host 127.0.0.1]"
+export const RECEIVER_USAGE =
+  "clipwright receiver --secret whsec_… --port N [--host 127.0.0.1] [--seen-file PATH [--redelivery-window 7d]]"
 
 const RECEIVER_HELP = `Verifies each webhook delivery (Standard Webhooks), prints the posts it accepts and answers
 { posts: [{ id, platformPostId, permalink }] }. Answers 401 signature_invalid, 401 timestamp_skew (more than
@@ -122,6 +139,12 @@ const RECEIVER_HELP = `Verifies each webhook delivery (Standard Webhooks), print
   --secret whsec_…   the secret the webhook route showed (required)
   --port N           the port (default 8787; 0 takes a free one)
   --host H           the address to listen on (default 127.0.0.1)
+  --seen-file PATH   keep processed ids in this file for 30 days, across restarts (default: the last 10,000 in
+                     memory, forgotten on restart)
+  --redelivery-window D
+                     also accept a delivery signed up to D ago (e.g. 7d, 12h) whose id was never processed: a
+                     redelivery resends the first attempt's signature. Needs --seen-file; at most 30d. Anyone who
+                     captured a request can replay it within D if the receiver never processed that id.
 `
 
 interface ReceiverIo {
@@ -134,11 +157,20 @@ export const runReceiver = async (argv: ReadonlyArray<string>, io: ReceiverIo): 
   let secret: string | undefined
   let port: number
   let host: string
+  let seenFile: string | undefined
+  let redeliveryWindowSeconds = 0
   try {
     const { values } = parseArgs({
       args: [...argv],
       strict: true,
-      options: { secret: { type: "string" }, port: { type: "string" }, host: { type: "string" }, help: { type: "boolean", short: "h" } }
+      options: {
+        secret: { type: "string" },
+        port: { type: "string" },
+        host: { type: "string" },
+        "seen-file": { type: "string" },
+        "redelivery-window": { type: "string" },
+        help: { type: "boolean", short: "h" }
+      }
     })
     if (values.help === true) {
       io.stdout(`Usage: ${RECEIVER_USAGE}\n\n${RECEIVER_HELP}`)
@@ -149,13 +181,29 @@ export const runReceiver = async (argv: ReadonlyArray<string>, io: ReceiverIo): 
     host = values.host ?? "127.0.0.1"
     if (secret === undefined || !secret.startsWith("whsec_")) throw new Error("--secret whsec_… is required")
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${values.port} is not a port`)
+    seenFile = values["seen-file"]
+    const window = values["redelivery-window"]
+    if (window !== undefined) {
+      const match = /^(\d+)(s|m|h|d)$/.exec(window)
+      if (match === null) throw new Error(`--redelivery-window ${window} is not a duration such as 7d or 12h`)
+      redeliveryWindowSeconds = Number(match[1]) * { s: 1, m: 60, h: 3600, d: 86_400 }[match[2] as "s" | "m" | "h" | "d"]
+      if (seenFile === undefined) throw new Error("--redelivery-window needs --seen-file")
+      if (redeliveryWindowSeconds > KEEP_SEEN_SECONDS) throw new Error("--redelivery-window is at most 30d")
+    }
   } catch (error) {
     io.stderr(`clipwright: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}\n\nUsage: ${RECEIVER_USAGE}\n`)
     return 2
   }
   let receiver: RunningReceiver
   try {
-    receiver = await startReceiver({ secret, port, host, print: (line) => io.stdout(`${line}\n`) })
+    receiver = await startReceiver({
+      secret,
+      port,
+      host,
+      print: (line) => io.stdout(`${line}\n`),
+      redeliveryWindowSeconds,
+      ...(seenFile === undefined ? {} : { seenFile })
+    })
   } catch (error) {
     io.stderr(`clipwright: receiver could not start: ${error instanceof Error ? error.message : String(error)}\n`)
     return 1

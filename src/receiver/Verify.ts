@@ -34,6 +34,14 @@ export interface VerifyOptions {
   readonly seen?: SeenStore
   /** The clock, in milliseconds (default `Date.now`). */
   readonly now?: () => number
+  /**
+   * Also accept a timestamp up to this many seconds old for an id `seen` does not hold (default 0: off). A
+   * redelivery resends the first attempt's headers unchanged, so without this a receiver refuses a redelivery
+   * of a message it never processed once its signature is 5 minutes old. Safe only with a `seen` store that keeps
+   * every processed id for longer than this window and the sender's retry horizon (a file or a database, not
+   * `RecentIds`): an id it has forgotten can otherwise be replayed by whoever captured the request.
+   */
+  readonly redeliveryWindowSeconds?: number
 }
 
 export interface WebhookEvent {
@@ -105,8 +113,11 @@ export const verifyWebhook = (
   // Checked here, before the signature: the library answers every failure with one error type.
   const tolerance = options.toleranceSeconds ?? 300
   const seconds = Number(timestampHeader)
-  const skew = Math.abs((options.now ?? Date.now)() / 1000 - seconds)
-  if (skew > tolerance) {
+  const age = (options.now ?? Date.now)() / 1000 - seconds
+  const skew = Math.abs(age)
+  // An older timestamp may be a redelivery: accepted below only when its id was never processed.
+  const redelivery = skew > tolerance && age > 0 && age <= (options.redeliveryWindowSeconds ?? 0)
+  if (skew > tolerance && !redelivery) {
     return fail(401, "timestamp_skew", `webhook-timestamp is ${Math.round(skew)} s from now; at most ${tolerance} s is accepted.`)
   }
   const body = typeof rawBody === "string" ? rawBody : Buffer.from(rawBody).toString("utf8")

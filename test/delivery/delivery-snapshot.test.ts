@@ -37,6 +37,7 @@ describe("a delivery and its attempts are read as of one moment", () => {
             statusCode: 500,
             error: "HTTP 500",
             answer: null,
+            headers: null,
             nextAttemptAt: attempt === ATTEMPTS ? null : new Date(Date.now() + 1000)
           }]), { discard: true }))
         const disagreements: Array<string> = []

@@ -40,7 +40,30 @@ describe("blockedReason", () => {
     ["::ffff:7f00:1", "loopback"],
     ["::ffff:a01:203", "private"],
     ["0:0:0:0:0:ffff:c0a8:101", "private"],
-    ["64:ff9b::a9fe:a9fe", "link-local"]
+    ["64:ff9b::a9fe:a9fe", "link-local"],
+    ["192.0.0.1", "IETF protocol assignment"],
+    ["192.0.0.255", "IETF protocol assignment"],
+    ["198.18.0.1", "benchmarking"],
+    ["198.19.255.255", "benchmarking"],
+    ["224.0.0.1", "multicast"],
+    ["239.255.255.250", "multicast"],
+    ["240.0.0.1", "reserved"],
+    ["255.255.255.254", "reserved"],
+    ["255.255.255.255", "broadcast"],
+    ["ff02::1", "multicast"],
+    ["ff0e::101", "multicast"],
+    ["fec0::1", "site-local"],
+    ["feff::1", "site-local"],
+    ["::7f00:1", "loopback"],
+    ["::10.1.2.3", "private"],
+    // 6to4 around private and loopback IPv4.
+    ["2002:c0a8:101::1", "private"],
+    ["2002:7f00:1::", "loopback"],
+    ["2002:a9fe:a9fe::1", "link-local"],
+    // Teredo: the client is the bitwise NOT of the last 32 bits (~10.0.0.1 = f5ff:fffe), the server the next 32 after 2001:0.
+    ["2001:0:4136:e378:8000:63bf:f5ff:fffe", "private"],
+    ["2001:0:4136:e378::80ff:fffe", "loopback"],
+    ["2001:0:a00:1::", "private"]
   ])("%s is %s", (address, reason) => {
     expect(blockedReason(address)).toBe(reason)
   })
@@ -56,8 +79,17 @@ describe("blockedReason", () => {
     "11.0.0.1",
     "2606:4700:4700::1111",
     "::ffff:8.8.8.8",
-    "fec0::1",
-    "fbff::1"
+    "fbff::1",
+    "192.0.1.1",
+    "191.255.255.255",
+    "198.17.255.255",
+    "198.20.0.0",
+    "223.255.255.255",
+    "fe7f::1",
+    "2002:808:808::1",
+    "2001:0:4136:e378:8000:63bf:f7f7:f7f7",
+    "2001:db9::1",
+    "2001:4860:4860::8888"
   ])("%s is public", (address) => {
     expect(blockedReason(address)).toBeUndefined()
   })
@@ -98,7 +130,16 @@ describe("checkUrl", () => {
       "http://[fd00::1]/",
       "http://[fe80::1]/",
       "http://[::ffff:127.0.0.1]/",
-      "http://[::ffff:10.0.0.1]/"
+      "http://[::ffff:10.0.0.1]/",
+      "http://192.0.0.8/",
+      "http://198.18.0.1/",
+      "http://224.0.0.251/",
+      "http://255.255.255.255/",
+      "http://240.1.2.3/",
+      "http://[ff02::1]/",
+      "http://[fec0::1]/",
+      "http://[2002:a00:1::1]/",
+      "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/"
     ]
     for (const url of urls) {
       const error = await refusal(url)

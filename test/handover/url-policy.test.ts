@@ -60,4 +60,26 @@ describe("the webhook URL policy", () => {
     expect(failed!.failureReason).toContain("blocked_url")
     expect((await desk.api.get("/v1/overview")).body.attention.deadDeliveries).toBe(1)
   }, 120_000)
+
+  it("refuses multicast, broadcast, reserved, benchmarking and tunnelled private addresses when the webhook is set", async () => {
+    const desk = await openDesk(node, { name: "Ranges" })
+    const a = admin(node)
+    const urls = [
+      "http://192.0.0.170/hooks",
+      "http://198.18.0.1/hooks",
+      "http://224.0.0.251/hooks",
+      "http://255.255.255.255/hooks",
+      "http://240.0.0.1/hooks",
+      "http://[ff02::1]/hooks",
+      "http://[fec0::1]/hooks",
+      "http://[2002:c0a8:101::1]/hooks",
+      "http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hooks"
+    ]
+    for (const url of urls) {
+      const refused = await a.put(`/admin/workspaces/${desk.accountId}/webhook`, { url })
+      expect(expectError(refused, 400, "blocked_url").details.map((d) => d.path), url).toEqual(["/url"])
+    }
+    const kept = await query(db.url, "SELECT webhook_url FROM workspaces WHERE id = $1", [desk.accountId])
+    expect(kept[0]!.webhook_url).toBeNull()
+  }, 60_000)
 })

@@ -1,9 +1,12 @@
 import { spawn } from "node:child_process"
 import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import * as os from "node:os"
 import * as path from "node:path"
 import { Webhook } from "standardwebhooks"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningReceiver, startReceiver } from "../../src/receiver/Receiver.js"
+import { SeenFile } from "../../src/receiver/SeenFile.js"
 import { RecentIds, verifyWebhook } from "../../src/receiver/Verify.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
@@ -69,6 +72,64 @@ describe("verifyWebhook", () => {
     const seen = new RecentIds(2)
     for (const id of ["a", "b", "c"]) seen.add(id)
     expect([seen.has("a"), seen.has("b"), seen.has("c")]).toEqual([false, true, true])
+  })
+})
+
+describe("accepting a redelivery of a message never processed", () => {
+  const HOUR = 3600
+  const window = { redeliveryWindowSeconds: 7 * 24 * HOUR }
+
+  it("takes an old timestamp within the window for an unseen id once, then answers replayed", () => {
+    const seen = new RecentIds()
+    const headers = sign(publishBody, { ageSeconds: 2 * HOUR })
+    expect(verifyWebhook(secret, headers, publishBody, { seen })).toMatchObject({ ok: false, code: "timestamp_skew" })
+    expect(verifyWebhook(secret, headers, publishBody, { seen, ...window })).toMatchObject({ ok: true })
+    expect(verifyWebhook(secret, headers, publishBody, { seen, ...window })).toMatchObject({ status: 409, code: "replayed" })
+  })
+
+  it("still refuses a timestamp beyond the window, one in the future, and a bad signature", () => {
+    const seen = new RecentIds()
+    expect(verifyWebhook(secret, sign(publishBody, { ageSeconds: 8 * 24 * HOUR }), publishBody, { seen, ...window }))
+      .toMatchObject({ status: 401, code: "timestamp_skew" })
+    expect(verifyWebhook(secret, sign(publishBody, { ageSeconds: -HOUR }), publishBody, { seen, ...window }))
+      .toMatchObject({ status: 401, code: "timestamp_skew" })
+    expect(verifyWebhook(newSecret(), sign(publishBody, { ageSeconds: HOUR }), publishBody, { seen, ...window }))
+      .toMatchObject({ status: 401, code: "signature_invalid" })
+  })
+
+  it("keeps processed ids in a file across restarts, and forgets them after their time", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "seen-")), "seen-ids")
+    let now = Date.now()
+    const first = new SeenFile(file, 2 * HOUR, () => now)
+    first.add("a")
+    first.add("b")
+    const restarted = new SeenFile(file, 2 * HOUR, () => now)
+    expect([restarted.has("a"), restarted.has("b"), restarted.has("c")]).toEqual([true, true, false])
+    now += 3 * HOUR * 1000
+    expect(restarted.has("a")).toBe(false)
+    expect(new SeenFile(file, 2 * HOUR, () => now).has("b")).toBe(false)
+    expect(fs.readFileSync(file, "utf8")).toBe("")
+  })
+
+  it("the reference receiver with a seen file takes a redelivery once, also after a restart", async () => {
+    const seenFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "seen-")), "seen-ids")
+    const options = { secret, port: 0, print: () => undefined, seenFile, redeliveryWindowSeconds: 7 * 24 * HOUR }
+    const headers = sign(publishBody, { ageSeconds: 3 * HOUR })
+    const first = await startReceiver(options)
+    try {
+      expect((await fetch(first.url, { method: "POST", headers, body: publishBody })).status).toBe(200)
+    } finally {
+      await first.close()
+    }
+    const second = await startReceiver(options)
+    try {
+      const again = await fetch(second.url, { method: "POST", headers, body: publishBody })
+      expect(again.status).toBe(409)
+      expect((await again.json() as any).error.code).toBe("replayed")
+    } finally {
+      await second.close()
+    }
+    await expect(startReceiver({ secret, port: 0, redeliveryWindowSeconds: HOUR })).rejects.toThrow(/seen-id file/)
   })
 })
 
@@ -178,5 +239,8 @@ describe("npx clipwright receiver", () => {
     const missing = await output(["receiver", "--port", "0"])
     expect(missing.code).toBe(2)
     expect(missing.text).toContain("--secret whsec_… is required")
+    const unsafe = await output(["receiver", "--secret", secret, "--redelivery-window", "7d"])
+    expect(unsafe.code).toBe(2)
+    expect(unsafe.text).toContain("--redelivery-window needs --seen-file")
   })
 })

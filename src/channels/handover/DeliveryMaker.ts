@@ -1,5 +1,4 @@
 import { Context, Effect, Layer } from "effect"
-import { Webhook } from "standardwebhooks"
 import { newUlid } from "../../domain/Ulid.js"
 import type { DeliveryEvent, DeliveryRecord, PostChanges } from "./DeliveryRecord.js"
 import type { DeliveryPost, HandOverTarget } from "./DeliveryRepo.js"
@@ -7,6 +6,7 @@ import type { DuePost } from "./DueRepo.js"
 import { handOverOwnerOf } from "./HandOverEntity.js"
 import { PostOuts } from "./PostOuts.js"
 import type { DeliveryData } from "./WebhookData.js"
+import { signedHeaders, SigningClock } from "./WebhookSigning.js"
 
 /** Posts handed over together: one event's channels without approval, or one approved post, or one job's change. */
 export interface Batch {
@@ -29,11 +29,12 @@ const encoder = new TextEncoder()
 
 /**
  * Makes a batch's deliveries by its channels' switches: one webhook call carrying every post whose channel hands over
- * by webhook, one email carrying every post whose channel hands over by email. The webhook's bytes are signed here,
- * once: every attempt and redelivery sends exactly them.
+ * by webhook, one email carrying every post whose channel hands over by email. The webhook's body is fixed here, and
+ * its headers signed: each automatic attempt signs the same bytes again as it is sent; a redelivery sends these.
  */
 const make = Effect.gen(function*() {
   const outs = yield* PostOuts
+  const clock = yield* SigningClock
 
   const made = (batch: Batch, target: HandOverTarget, now: Date) =>
     Effect.gen(function*() {
@@ -75,17 +76,8 @@ const make = Effect.gen(function*() {
         const body = encoder.encode(text)
         // The delivery's id is its webhook-id.
         const id = newUlid()
-        const signature = new Webhook(target.webhookSecret!).sign(id, now, text)
-        add(id, "webhook", byWebhook, {
-          body,
-          recipients: [],
-          headers: {
-            "content-type": "application/json",
-            "webhook-id": id,
-            "webhook-timestamp": String(Math.floor(now.getTime() / 1000)),
-            "webhook-signature": signature
-          }
-        })
+        const headers = signedHeaders(target.webhookSecret!, id, yield* clock.now, text)
+        add(id, "webhook", byWebhook, { body, recipients: [], headers })
       }
       const byEmail = batch.posts.filter((post) => post.deliverByEmail)
       if (byEmail.length > 0 && target.recipients.length > 0) {

@@ -23,6 +23,8 @@ export interface AttemptRecord {
   readonly statusCode: number | null
   readonly error: string | null
   readonly answer: string | null
+  /** The headers a webhook attempt went out with (each automatic attempt is signed as it is sent). */
+  readonly headers: Readonly<Record<string, string>> | null
   readonly nextAttemptAt: Date | null
 }
 
@@ -106,8 +108,9 @@ const make = Effect.gen(function*() {
             ${attempts.map((a) => a.redelivery)}::boolean[], ${attempts.map((a) => a.startedAt)}::timestamptz[],
             ${attempts.map((a) => a.durationMs)}::int[], ${attempts.map((a) => a.statusCode)}::int[],
             ${attempts.map((a) => a.error)}::text[], ${attempts.map((a) => a.answer)}::text[],
-            ${attempts.map((a) => a.nextAttemptAt)}::timestamptz[]
-          ) AS o(id, state, redelivery, started_at, duration_ms, status_code, error, answer, next_attempt_at)),
+            ${attempts.map((a) => a.nextAttemptAt)}::timestamptz[],
+            ${attempts.map((a) => a.headers === null ? null : JSON.stringify(a.headers))}::jsonb[]
+          ) AS o(id, state, redelivery, started_at, duration_ms, status_code, error, answer, next_attempt_at, headers)),
         d AS (
           UPDATE deliveries SET attempt = deliveries.attempt + 1,
             state = CASE WHEN deliveries.state = 'DELIVERED' THEN 'DELIVERED'
@@ -119,8 +122,9 @@ const make = Effect.gen(function*() {
             updated_at = now()
           FROM o WHERE deliveries.id = o.id
           RETURNING deliveries.id, deliveries.attempt)
-        INSERT INTO delivery_attempts (delivery_id, attempt, redelivery, started_at, duration_ms, status_code, error, answer)
-        SELECT d.id, d.attempt, o.redelivery, o.started_at, o.duration_ms, o.status_code, o.error, o.answer
+        INSERT INTO delivery_attempts (delivery_id, attempt, redelivery, started_at, duration_ms, status_code, error, answer,
+          headers)
+        SELECT d.id, d.attempt, o.redelivery, o.started_at, o.duration_ms, o.status_code, o.error, o.answer, o.headers
         FROM d JOIN o ON o.id = d.id`
 
   return {

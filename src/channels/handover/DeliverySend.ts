@@ -11,8 +11,10 @@ import { PostOutcomes } from "./PostOutcomes.js"
 import { RetrySchedule } from "./RetrySchedule.js"
 import { ReceiverAnswer } from "./WebhookData.js"
 import { type CallOutcome, WebhookSender } from "./WebhookSender.js"
+import { signedHeaders, SigningClock } from "./WebhookSigning.js"
 
 const SEND_AT_ONCE = 64
+const decoder = new TextDecoder()
 const decodeAnswer = Schema.decodeUnknownOption(Schema.parseJson(ReceiverAnswer))
 
 /** A delivery to try, and which attempt of its schedule this is (redeliveries are outside the schedule). */
@@ -34,23 +36,38 @@ const make = Effect.gen(function*() {
   const mail = yield* MailTransport
   const messages = yield* DeliveryMessages
   const schedule = yield* RetrySchedule
+  const clock = yield* SigningClock
   const handOver = yield* HandOverEntity.client
   const { publicBaseUrl } = yield* AppConfig
   const fromAddress = `clipwright@${new URL(publicBaseUrl).hostname}`
   const from = `clipwright <${fromAddress}>`
 
-  const call = (item: ToSend, target: HandOverTarget | undefined): Effect.Effect<CallOutcome> => {
+  /**
+   * CONTRACT "Webhook wire format": each automatic attempt signs the same id and bytes at its own time (a receiver
+   * refuses a timestamp more than 5 minutes old); a redelivery sends the stored headers unchanged (SPEC).
+   */
+  const headersFor = (item: ToSend, secret: string | null, body: Uint8Array) =>
+    item.redelivery || secret === null
+      ? Effect.succeed(item.delivery.headers)
+      : Effect.map(clock.now, (at) => signedHeaders(secret, item.delivery.id, at, decoder.decode(body)))
+
+  /** One attempt: how it went, and the headers it went out with (webhook only). */
+  const call = (item: ToSend, target: HandOverTarget | undefined) => {
     const { delivery } = item
     const failed = (error: string): CallOutcome =>
       ({ ok: false, statusCode: null, error, answer: null, answerText: null, durationMs: 0 })
     if (delivery.via === "webhook") {
-      if (target?.webhookUrl == null || delivery.body === null) return Effect.succeed(failed("The workspace has no webhook address."))
-      return webhook.post(target.webhookUrl, delivery.body, delivery.headers)
+      const body = delivery.body
+      if (target?.webhookUrl == null || body === null) {
+        return Effect.succeed({ outcome: failed("The workspace has no webhook address."), headers: null })
+      }
+      return Effect.flatMap(headersFor(item, target.webhookSecret, body), (headers) =>
+        Effect.map(webhook.post(target.webhookUrl!, body, headers), (outcome) => ({ outcome, headers })))
     }
     return Effect.gen(function*() {
       const raw = delivery.body ?? (yield* messages.compose(delivery, from, target?.name ?? ""))
       const sent = yield* mail.send({ deliveryId: delivery.id, from: fromAddress, to: delivery.recipients, raw })
-      return { ...sent, answerText: null }
+      return { outcome: { ...sent, answerText: null }, headers: null }
     })
   }
 
@@ -72,7 +89,7 @@ const make = Effect.gen(function*() {
   const sendOne = (item: ToSend, target: HandOverTarget | undefined) =>
     Effect.gen(function*() {
       const startedAt = new Date()
-      const outcome = yield* call(item, target)
+      const { headers, outcome } = yield* call(item, target)
       const next = outcome.ok || item.redelivery ? Option.none() : schedule.after(item.attempt)
       const state = outcome.ok ? "DELIVERED" : Option.isSome(next) ? "RETRYING" : "DEAD"
       const nextAttemptAt = Option.match(next, {
@@ -101,6 +118,7 @@ const make = Effect.gen(function*() {
         statusCode: outcome.statusCode,
         error: outcome.error,
         answer: outcome.answer,
+        headers,
         nextAttemptAt
       }
       return { item, outcome, record }

@@ -12,6 +12,7 @@ import { PostOuts } from "./PostOuts.js"
 import { ReceiptLinks } from "./ReceiptLinks.js"
 import { RetrySchedule } from "./RetrySchedule.js"
 import { WebhookSender } from "./WebhookSender.js"
+import { SigningClock } from "./WebhookSigning.js"
 import { Signing } from "../../storage/Signing.js"
 
 /** Hand-over: what the HandOver entity and the due-post dispatcher stand on (docs/pipeline.md "Hand-over"). */
@@ -24,6 +25,7 @@ export const HandOverLive = Layer.merge(HandOverDispatcherLive, DeliverySend.lay
     PostOutcomes.layer,
     ReceiptLinks.layer,
     RetrySchedule.layer,
+    SigningClock.layer,
     WebhookSender.layer,
     MailTransport.layer
   )),

@@ -54,6 +54,18 @@ const readBounded = async (body: AsyncIterable<Uint8Array>) => {
   return Buffer.concat(chunks).subarray(0, READ_AT_MOST).toString("utf8")
 }
 
+/** CONTRACT "Webhook wire format": a `409` whose error envelope's code is `replayed` means the receiver has it. */
+const alreadyHad = (statusCode: number, text: string) => {
+  if (statusCode !== 409) return false
+  try {
+    const parsed: unknown = JSON.parse(text)
+    const error = typeof parsed === "object" && parsed !== null ? (parsed as { error?: unknown }).error : undefined
+    return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "replayed"
+  } catch {
+    return false
+  }
+}
+
 const describe = (error: unknown): string => {
   if (error instanceof BlockedAddress) return `blocked_url: ${error.message}`
   if (error instanceof Error) {
@@ -106,7 +118,7 @@ export class WebhookSender extends Context.Tag("clipwright/channels/WebhookSende
             signal: AbortSignal.timeout(ANSWER_WITHIN_MS)
           })
           const text = await readBounded(answer.body)
-          const ok = answer.statusCode >= 200 && answer.statusCode < 300
+          const ok = (answer.statusCode >= 200 && answer.statusCode < 300) || alreadyHad(answer.statusCode, text)
           return {
             ok,
             statusCode: answer.statusCode,
