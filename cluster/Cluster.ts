@@ -69,7 +69,8 @@ export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
     ...shardingTuning,
     ...shardGroupsOf(config.renderSlots),
     runnerAddress: Option.some(address),
-    runnerListenAddress: Option.none()
+    // Bound to one interface: the runner port takes entity messages without authentication (README "Runner port").
+    runnerListenAddress: Option.some(RunnerAddress.make(config.runnerListenHost, config.runnerPort))
   }
   const storage = Layer.merge(GroupCommitStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(
     Layer.provide(ShardingConfig.layer(shardingConfig))

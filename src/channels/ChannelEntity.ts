@@ -10,7 +10,11 @@ import { PostChanges } from "./handover/DeliveryRecord.js"
 import { ChangeSubscriptionBody } from "./Subscription.js"
 import { NewSubscription } from "./SubscriptionRecord.js"
 
-/** Every state change carries the request id as its primary key, so a retried request is applied once. */
+/**
+ * Every state change carries the request id as its primary key, so a retried request is applied once. A change aimed
+ * at one of the channel's subscriptions, jobs or approvals keys its target too: a client reusing an `x-request-id`
+ * on another target gets that target changed, not the first one's stored answer.
+ */
 export class CreateChannel extends Schema.Class<CreateChannel>("Channel/Create")({
   requestId: Schema.String,
   workspaceId: WorkspaceId,
@@ -64,7 +68,7 @@ export class ChangeSubscription extends Schema.Class<ChangeSubscription>("Channe
   changes: ChangeSubscriptionBody
 }) {
   [PrimaryKey.symbol]() {
-    return `change-subscription:${this.requestId}`
+    return `change-subscription:${this.requestId}:${this.subscriptionId}`
   }
 }
 
@@ -74,7 +78,7 @@ export class Unsubscribe extends Schema.Class<Unsubscribe>("Channel/Unsubscribe"
   subscriptionId: Schema.String
 }) {
   [PrimaryKey.symbol]() {
-    return `unsubscribe:${this.requestId}`
+    return `unsubscribe:${this.requestId}:${this.subscriptionId}`
   }
 }
 
@@ -131,7 +135,7 @@ export class DecideApproval extends Schema.Class<DecideApproval>("Channel/Decide
   note: Schema.NullOr(Schema.String)
 }) {
   [PrimaryKey.symbol]() {
-    return `decide:${this.requestId}`
+    return `decide:${this.requestId}:${this.approvalId}`
   }
 }
 
@@ -141,7 +145,7 @@ export class CancelJob extends Schema.Class<CancelJob>("Channel/CancelJob")({
   jobId: Schema.String
 }) {
   [PrimaryKey.symbol]() {
-    return `cancel-job:${this.requestId}`
+    return `cancel-job:${this.requestId}:${this.jobId}`
   }
 }
 
@@ -153,7 +157,7 @@ export class UpdateJob extends Schema.Class<UpdateJob>("Channel/UpdateJob")({
   changes: PostChanges
 }) {
   [PrimaryKey.symbol]() {
-    return `update-job:${this.requestId}`
+    return `update-job:${this.requestId}:${this.jobId}`
   }
 }
 
@@ -164,7 +168,7 @@ export class DeleteJob extends Schema.Class<DeleteJob>("Channel/DeleteJob")({
   jobId: Schema.String
 }) {
   [PrimaryKey.symbol]() {
-    return `delete-job:${this.requestId}`
+    return `delete-job:${this.requestId}:${this.jobId}`
   }
 }
 
@@ -175,7 +179,7 @@ export class RepostJob extends Schema.Class<RepostJob>("Channel/RepostJob")({
   jobId: Schema.String
 }) {
   [PrimaryKey.symbol]() {
-    return `repost-job:${this.requestId}`
+    return `repost-job:${this.requestId}:${this.jobId}`
   }
 }
 

@@ -68,7 +68,7 @@ export class ChangePackage extends Schema.Class<ChangePackage>("PostList/ChangeP
   scheduledFor: Schema.optional(Schema.Number)
 }) {
   [PrimaryKey.symbol]() {
-    return `change-package:${this.requestId}`
+    return `change-package:${this.requestId}:${this.packageId}`
   }
 }
 
@@ -78,7 +78,7 @@ export class RemovePackage extends Schema.Class<RemovePackage>("PostList/RemoveP
   packageId: Schema.String
 }) {
   [PrimaryKey.symbol]() {
-    return `remove-package:${this.requestId}`
+    return `remove-package:${this.requestId}:${this.packageId}`
   }
 }
 

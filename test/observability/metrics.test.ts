@@ -40,11 +40,12 @@ describe("metrics", () => {
         databaseUrl: Option.some(db.url),
         dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-metrics-")),
         publicBaseUrl: `http://127.0.0.1:${port}`,
-        adminToken: Option.some("metrics-admin"),
+        adminToken: Option.some("metrics-admin-token-of-24-chars"),
         smtpUrl: Option.none(),
         allowPrivateUrls: true,
         deliveryRetrySchedule: "1s",
         runnerHost: "127.0.0.1",
+        runnerListenHost: "127.0.0.1",
         runnerPort: yield* Effect.promise(freePort),
         renderSlots: 1,
         otlpEndpoint: Option.none(),
@@ -53,7 +54,7 @@ describe("metrics", () => {
       const sdk = NodeSdk.layer(() => ({ resource: { serviceName: "clipwright-test" }, metricReader: reader }))
       yield* Layer.build(NodeLive.pipe(Layer.provide(AppConfig.make(settings)), Layer.provide(sdk)))
 
-      const desk = yield* Effect.promise(() => openWebhookDesk(`http://127.0.0.1:${port}`, "metrics-admin", receiver.url))
+      const desk = yield* Effect.promise(() => openWebhookDesk(`http://127.0.0.1:${port}`, "metrics-admin-token-of-24-chars", receiver.url))
       yield* Effect.promise(() => desk.send())
       yield* Effect.promise(() => receiver.waitFor(1, 90_000))
 

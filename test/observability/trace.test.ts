@@ -62,11 +62,12 @@ describe("tracing", () => {
         databaseUrl: Option.some(db.url),
         dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-trace-")),
         publicBaseUrl: `http://127.0.0.1:${port}`,
-        adminToken: Option.some("trace-admin"),
+        adminToken: Option.some("trace-admin-token-of-24-chars"),
         smtpUrl: Option.none(),
         allowPrivateUrls: true,
         deliveryRetrySchedule: "1s",
         runnerHost: "127.0.0.1",
+        runnerListenHost: "127.0.0.1",
         runnerPort,
         renderSlots: 1,
         otlpEndpoint: Option.none(),
@@ -79,7 +80,7 @@ describe("tracing", () => {
       yield* Layer.build(NodeLive.pipe(Layer.provide(AppConfig.make(settings)), Layer.provide(tracing)))
 
       const base = `http://127.0.0.1:${port}`
-      const post = (p: string, body: unknown, key = "trace-admin") =>
+      const post = (p: string, body: unknown, key = "trace-admin-token-of-24-chars") =>
         Effect.promise(() =>
           fetch(base + p, {
             method: "POST",

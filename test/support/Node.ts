@@ -28,6 +28,7 @@ export interface TestNode {
   readonly url: string
   readonly adminToken: string
   readonly dataDir: string
+  readonly runnerPort: number
   readonly process: ChildProcess
   readonly output: () => string
   /** SIGTERM and wait for exit. */
@@ -72,11 +73,19 @@ export const startNode = async (options: NodeOptions = {}): Promise<TestNode> =>
   }
 }
 
-const startOnce = async (options: NodeOptions): Promise<TestNode> => {
+interface Launch {
+  readonly port: number
+  readonly runnerPort: number
+  readonly dataDir: string
+  readonly adminToken: string
+  readonly child: ChildProcess
+}
+
+const launch = async (options: NodeOptions): Promise<Launch> => {
   const port = await freePort()
   const runnerPort = await freePort()
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-test-"))
-  const adminToken = "test-admin-token"
+  const adminToken = "test-admin-token-of-24-chars"
   const env: Record<string, string> = {
     ...process.env as Record<string, string>,
     PORT: String(port),
@@ -93,6 +102,21 @@ const startOnce = async (options: NodeOptions): Promise<TestNode> => {
   const heap = ["--max-semi-space-size=64", "--max-old-space-size=384"]
   const args = options.compiled === true ? [...heap, "dist/src/main.js"] : [...heap, "--import", "tsx", "src/main.ts"]
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: "pipe" })
+  return { port, runnerPort, dataDir, adminToken: env["ADMIN_TOKEN"] ?? "", child }
+}
+
+/** A node whose settings it must refuse: what it wrote on stderr and its exit code, once it exited. */
+export const startRefused = async (options: NodeOptions): Promise<{ readonly code: number | null; readonly stderr: string }> => {
+  const { child } = await launch(options)
+  let stderr = ""
+  child.stderr?.on("data", (d) => (stderr += d))
+  child.stdout?.resume()
+  const code = await new Promise<number | null>((resolve) => child.once("close", (exitCode) => resolve(exitCode)))
+  return { code, stderr }
+}
+
+const startOnce = async (options: NodeOptions): Promise<TestNode> => {
+  const { adminToken, child, dataDir, port, runnerPort } = await launch(options)
   let log = ""
   child.stdout?.on("data", (d) => (log += d))
   child.stderr?.on("data", (d) => (log += d))
@@ -109,5 +133,5 @@ const startOnce = async (options: NodeOptions): Promise<TestNode> => {
     child.kill("SIGKILL")
     throw error
   }
-  return { url, adminToken, dataDir, process: child, output, stop: signal("SIGTERM"), kill: signal("SIGKILL") }
+  return { url, adminToken, dataDir, runnerPort, process: child, output, stop: signal("SIGTERM"), kill: signal("SIGKILL") }
 }

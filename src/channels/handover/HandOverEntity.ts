@@ -46,14 +46,14 @@ export class AttemptDelivery extends Schema.Class<AttemptDelivery>("HandOver/Att
   }
 }
 
-/** A person's redelivery of a dead or retrying delivery (the request id keys it). */
+/** A person's redelivery of a dead or retrying delivery (the request id and the delivery key it: one owner has many). */
 export class Redeliver extends Schema.Class<Redeliver>("HandOver/Redeliver")({
   requestId: Schema.String,
   workspaceId: WorkspaceId,
   deliveryId: Schema.String
 }) {
   [PrimaryKey.symbol]() {
-    return `redeliver:${this.requestId}`
+    return `redeliver:${this.requestId}:${this.deliveryId}`
   }
 }
 
