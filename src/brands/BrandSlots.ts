@@ -14,6 +14,7 @@ import { DEFAULT_LOCALE } from "./SlotStyle.js"
 import { BrandSlotHolders, slotFileOf } from "./BrandSlotHolders.js"
 import { MediaLibrary, rowOf } from "../media/MediaLibrary.js"
 import { type Accepts, MediaUploads, uploadedIntoSlot } from "../media/MediaUploads.js"
+import { StorageUsage } from "../media/StorageUsage.js"
 
 const MB = 1024 * 1024
 const typeNames: Record<string, string> = {
@@ -60,6 +61,7 @@ const make = Effect.gen(function*() {
   const uploads = yield* MediaUploads
   const holders = yield* BrandSlotHolders
   const blobs = yield* BlobStorage
+  const usage = yield* StorageUsage
 
   /** The slot, its locale key and the brand, checked before any byte of an upload is read. */
   const target = (workspaceId: WorkspaceId, brandId: string, slot: string, locale: string | undefined) =>
@@ -112,13 +114,13 @@ const make = Effect.gen(function*() {
       credit: () => Effect.succeed(0)
     })
     // A slot upload never clashes: it takes the first free name.
-    const inserted = yield* Effect.gen(function*() {
+    const inserted = yield* usage.storeMedia(workspaceId, received.stored.byteSize, Effect.gen(function*() {
       for (let n = 1; n <= 100; n++) {
         const row = yield* media.insert(workspaceId, rowOf(principal, received, nameNumbered(received.name, n)))
         if (Option.isSome(row)) return row.value
       }
       return yield* Effect.dieMessage(`No free name for ${received.name}.`)
-    }).pipe(Effect.onError(() => uploads.discard(received)))
+    })).pipe(Effect.onError(() => uploads.discard(received)))
     // The new file stays only if the slot holds it.
     const { brand, release } = yield* put(workspaceId, brandId, slot, locale, inserted).pipe(
       Effect.onError(() => Effect.zipRight(media.remove(workspaceId, inserted.id), uploads.discard(received)))

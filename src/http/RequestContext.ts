@@ -16,6 +16,7 @@ import { isDeprecatedRoute } from "../domain/Versioning.js"
 import { jsonBodyRefusal } from "./BodyGuard.js"
 import { unclosedForm } from "./FormClosing.js"
 import { jsonOnlyRoute } from "./FormRoutes.js"
+import { readCapped, withText } from "./CappedBody.js"
 import { boundaryOf, FORM_TYPE, JSON_TYPE, mediaTypeOf, mediaTypeRefusal, takesBody } from "./MediaType.js"
 import { causeToEnvelope, envelopeResponse, type EnvelopeInput } from "./Envelope.js"
 import { traceparentOf } from "../domain/TraceParent.js"
@@ -28,25 +29,41 @@ export const JSON_BODY_LIMIT = 1024 * 1024
 const declaresJson = (request: HttpServerRequest.HttpServerRequest) =>
   takesBody(request.method) && mediaTypeOf(request)?.essence === JSON_TYPE
 
+const TOO_LARGE: EnvelopeInput = { code: "payload_too_large", message: "The request body is over 1 MB." }
+const BROKEN: EnvelopeInput = { code: "malformed_json", message: "The request body could not be read to its end." }
+
+/** What happens to a request before any route runs: refused here, or passed on (with its JSON body read). */
+type Early =
+  | { readonly refusal: EnvelopeInput }
+  | { readonly request: HttpServerRequest.HttpServerRequest }
+
 /**
- * The refusals decided before any route runs. The platform caches `request.text`, so reading it here leaves it
- * for the route; a body that cannot be read is left to the route too, which reports it as usual.
+ * The refusals decided before any route runs. A JSON body is read here, held to `JSON_BODY_LIMIT` while it streams
+ * (a chunked body announces no length), and handed to the route with the request; a body over the limit is 413 before
+ * any key is read.
  */
-const earlyRefusal = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<EnvelopeInput | undefined> => {
+const earlyRefusal = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<Early> => {
   // No id or value of ours holds a NUL, and PostgreSQL refuses text with one: it is refused here, before any route
   // could hand it to SQL (or to an entity, whose message would then fail on every delivery).
   if (/%00/.test(request.url) || request.url.includes("\u0000")) {
     const message = "The address holds a NUL character (%00), which no id or parameter may contain."
-    return Effect.succeed({ code: "schema_validation", message, details: [detailAt([], message, "noNul")] })
+    return Effect.succeed({
+      refusal: { code: "schema_validation", message, details: [detailAt([], message, "noNul")] }
+    })
   }
   const length = Number(request.headers["content-length"] ?? "0")
   if (length > JSON_BODY_LIMIT && mediaTypeOf(request)?.essence !== FORM_TYPE) {
-    return Effect.succeed({ code: "payload_too_large", message: "The request body is over 1 MB." })
+    return Effect.succeed({ refusal: TOO_LARGE })
   }
   const typeRefusal = mediaTypeRefusal(request)
-  if (typeRefusal !== undefined) return Effect.succeed(typeRefusal)
-  if (!declaresJson(request)) return Effect.succeed(undefined)
-  return request.text.pipe(Effect.map(jsonBodyRefusal), Effect.orElseSucceed(() => undefined))
+  if (typeRefusal !== undefined) return Effect.succeed({ refusal: typeRefusal })
+  if (!declaresJson(request)) return Effect.succeed({ request })
+  return Effect.map(readCapped(request, JSON_BODY_LIMIT), (read): Early => {
+    if (read._tag === "TooLarge") return { refusal: TOO_LARGE }
+    if (read._tag === "Broken") return { refusal: BROKEN }
+    const refusal = jsonBodyRefusal(read.text)
+    return refusal !== undefined ? { refusal } : { request: withText(request, read.text) }
+  })
 }
 
 /** A multipart body's boundary, when the request has one to be read. */
@@ -95,10 +112,12 @@ export const requestContext = (errorsBase: string) =>
         // It only runs when the app runs: the early refusals return before it and stamp themselves.
         const served = Effect.zipRight(
           HttpApp.appendPreResponseHandler((_request, response) => Effect.succeed(stamp(response))),
-          Effect.flatMap(earlyRefusal(request), (refusal) =>
-            refusal !== undefined
-              ? Effect.map(envelopeResponse(errorsBase, refusal), stamp)
-              : Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause)))
+          Effect.flatMap(earlyRefusal(request), (early) =>
+            "refusal" in early
+              ? Effect.map(envelopeResponse(errorsBase, early.refusal), stamp)
+              : Effect.catchAllCause(app, (cause) => causeToEnvelope(errorsBase, cause)).pipe(
+                Effect.provideService(HttpServerRequest.HttpServerRequest, early.request)
+              ))
         )
         // Log lines get the request id from this FiberRef (observability/Logging.ts).
         return served.pipe(Effect.locally(CurrentRequestId, requestId), Effect.withParentSpan(span))

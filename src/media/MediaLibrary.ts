@@ -131,7 +131,8 @@ const make = Effect.gen(function*() {
       const name = Option.isSome(target) && byId
         ? withExtension(target.value.name, received.sniffed, received.sentName)
         : received.name
-      return { landed: yield* commit(workspaceId, rowOf(principal, received, name), target), target }
+      const row = rowOf(principal, received, name)
+      return { landed: yield* usage.storeMedia(workspaceId, row.byteSize, commit(workspaceId, row, target)), target }
     }).pipe(Effect.onError(() => uploads.discard(received)))
     yield* handOver(landed, target)
     return { file: yield* view(landed), storage: yield* usage.storageBlock(workspaceId) }

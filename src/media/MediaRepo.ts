@@ -67,7 +67,8 @@ const make = Effect.gen(function*() {
     list: (workspaceId: WorkspaceId) => Effect.orDie(list(workspaceId)),
     /** `None` when a live file of the workspace already has the name (any case). */
     insert: (workspaceId: WorkspaceId, file: NewMediaFile) =>
-      insert(MediaRecord.insert.make({ ...file, workspaceId })).pipe(
+      // Its own savepoint inside a transaction: a name clash must not abort the transaction around it.
+      sql.withTransaction(insert(MediaRecord.insert.make({ ...file, workspaceId }))).pipe(
         Effect.map(Option.some),
         Effect.catchIf(isUniqueViolation, () => Effect.succeed(Option.none<MediaRecord>())),
         Effect.orDie

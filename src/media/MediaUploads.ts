@@ -5,7 +5,8 @@ import { UPLOAD_CEILING } from "./MediaFile.js"
 import { newUlid } from "../domain/Ulid.js"
 import { dimensionsOf, fitsPixelLimit, MAX_SIDE, type ReadAt, type Size } from "./Dimensions.js"
 import { type Admit, inspect, type Inspected } from "./Inspect.js"
-import { extensionOf, type Sniffed } from "./Sniff.js"
+import { extensionOf, type Sniffed, SVG } from "./Sniff.js"
+import { outsideReference } from "./SvgReferences.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import type { StoredBlob } from "../storage/BlobStorage.js"
 import { StorageUsage } from "./StorageUsage.js"
@@ -111,6 +112,18 @@ const make = Effect.gen(function*() {
       return size
     })
 
+  /** An SVG may reach nothing outside itself (see `outsideReference`): a logo must never draw a file of the server. */
+  const selfContained = (key: string, stored: StoredBlob, inspected: Inspected) =>
+    Effect.gen(function*() {
+      if (inspected.sniffed.mimeType !== SVG.mimeType) return
+      const bytes = yield* readAt(key, stored.byteSize, new Uint8Array(0))(0, stored.byteSize)
+      const found = outsideReference(new TextDecoder("utf-8", { fatal: false }).decode(bytes))
+      if (found === undefined) return
+      const message = `The SVG refers to something outside the file (${found}); only #fragment references and ` +
+        "embedded pictures (data:image/png, jpeg, gif or webp) are taken."
+      return yield* invalidFile(message, "svgExternalReference")
+    })
+
   /**
    * `credit`: bytes freed when this upload lands (a file it replaces), asked with the text parts seen so far and the
    * file's name when the file part starts.
@@ -155,6 +168,7 @@ const make = Effect.gen(function*() {
       if (file === undefined) return yield* invalidFile("Send exactly one file part (multipart/form-data).", "required")
       const { inspected, sentName, stored } = file
       const size = yield* pictureSize(blobKey, stored, inspected)
+      yield* selfContained(blobKey, stored, inspected)
       const name = nameFor(sentName, inspected.sniffed)
       if (name.length > 200) return yield* invalidFile("The file name may be at most 200 characters.", "maxLength")
       return { id, blobKey, name, sentName, sniffed: inspected.sniffed, stored, size, fields } satisfies Received

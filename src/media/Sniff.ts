@@ -64,13 +64,63 @@ const binary = (bytes: Uint8Array): Sniffed | undefined => {
   return undefined
 }
 
-const SVG_START = /^(?:\uFEFF)?\s*(?:<\?xml[^>]*\?>\s*)?(?:(?:<!--[\s\S]*?-->|<!DOCTYPE\s+svg[^>]*>)\s*)*<svg[\s>/]/i
+const WHITESPACE = /\s/
+
+/** Case-insensitive `word` at `at`. */
+const opensWith = (text: string, at: number, word: string) => text.slice(at, at + word.length).toLowerCase() === word
+
+const skipSpace = (text: string, from: number) => {
+  let at = from
+  while (at < text.length && WHITESPACE.test(text[at]!)) at++
+  return at
+}
+
+/** Past the XML prolog `<?xml … ?>` at `at` (no `>` inside), or -1. */
+const pastProlog = (text: string, at: number) => {
+  const end = text.indexOf(">", at)
+  return end >= at + 6 && text[end - 1] === "?" ? end + 1 : -1
+}
+
+/** Past `<!DOCTYPE svg …>` at `at`, or -1. */
+const pastDoctype = (text: string, at: number) => {
+  const name = skipSpace(text, at + "<!doctype".length)
+  if (name === at + "<!doctype".length || !opensWith(text, name, "svg")) return -1
+  const end = text.indexOf(">", name + 3)
+  return end === -1 ? -1 : end + 1
+}
+
+/**
+ * Whether the text opens with an `<svg` element after an optional BOM, XML prolog, then comments, doctypes and
+ * whitespace. One pass, each character looked at a bounded number of times: a pattern with nested repetition here
+ * backtracked exponentially on repeated comments and stopped the event loop.
+ */
+export const opensSvg = (text: string): boolean => {
+  let at = skipSpace(text, text.startsWith("\uFEFF") ? 1 : 0)
+  if (opensWith(text, at, "<?xml")) {
+    at = pastProlog(text, at)
+    if (at === -1) return false
+    at = skipSpace(text, at)
+  }
+  for (;;) {
+    if (text.startsWith("<!--", at)) {
+      const end = text.indexOf("-->", at + 4)
+      if (end === -1) return false
+      at = skipSpace(text, end + 3)
+    } else if (opensWith(text, at, "<!doctype")) {
+      at = pastDoctype(text, at)
+      if (at === -1) return false
+      at = skipSpace(text, at)
+    } else break
+  }
+  const after = text[at + 4]
+  return opensWith(text, at, "<svg") && after !== undefined && (WHITESPACE.test(after) || after === ">" || after === "/")
+}
 
 /** Text that opens with an `<svg` element, after an optional BOM, XML prolog, comments, doctype and whitespace. */
 export const isSvg = (bytes: Uint8Array) => {
   const head = bytes.subarray(0, SNIFF_BYTES)
   if (head.includes(0)) return false
-  return SVG_START.test(new TextDecoder("utf-8", { fatal: false }).decode(head))
+  return opensSvg(new TextDecoder("utf-8", { fatal: false }).decode(head))
 }
 
 /** The extension of a file name, lower case, without the dot ("" when there is none). */

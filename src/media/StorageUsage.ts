@@ -1,5 +1,5 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { Conflict, detailAt, NotFound } from "../domain/Errors.js"
+import { Conflict, detailAt, NotFound, PayloadTooLarge } from "../domain/Errors.js"
 import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "./StorageSplit.js"
 import { storageBlock as blockOf } from "./StorageBlock.js"
 import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
@@ -85,6 +85,26 @@ const make = Effect.gen(function*() {
   })
 
   /**
+   * Stores a media row with `store` holding the workspace's storage lock, then counts again: when the media library is
+   * now over its share the whole transaction is undone and the upload refused (413). Uploads check the room before
+   * their bytes stream, but several may stream at once into the same room; this is where they queue up.
+   */
+  const storeMedia = <A, E, R>(workspaceId: WorkspaceId, bytes: number, store: Effect.Effect<A, E, R>) =>
+    repo.locked(
+      workspaceId,
+      Effect.gen(function*() {
+        const stored = yield* store
+        const facts = yield* factsOf(workspaceId)
+        const share = mediaShareBytes(facts.storageMb, facts.mediaSharePercent)
+        if (facts.mediaBytes <= share) return stored
+        const free = Math.max(0, share - (facts.mediaBytes - bytes))
+        const message = `The file does not fit the media library's share of storage (${share} bytes, ${free} bytes ` +
+          "free); delete media or move the storage split."
+        return yield* new PayloadTooLarge({ message, details: [detailAt(["file"], message, "storageShare")] })
+      })
+    )
+
+  /**
    * Keeps a finished clip of `bytes`: a clip larger than the whole clips share is not kept (and nothing is removed);
    * otherwise the oldest kept clips are removed until it fits, and it is marked kept. Running it again changes nothing.
    * `spared` (read inside the workspace's lock) names clips that must stay, such as those a post still to publish
@@ -148,7 +168,7 @@ const make = Effect.gen(function*() {
     yield* dropBlobs([clip])
   })
 
-  return { storageBlock, mediaFits, makeRoomForClip, setSplit, fitClips, removeClip }
+  return { storageBlock, mediaFits, storeMedia, makeRoomForClip, setSplit, fitClips, removeClip }
 })
 
 export class StorageUsage extends Context.Tag("clipwright/services/StorageUsage")<

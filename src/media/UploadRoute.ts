@@ -2,6 +2,7 @@ import type { HttpServerRequest } from "@effect/platform"
 import { NodeHttpServerRequest } from "@effect/platform-node"
 import { Effect, Exit } from "effect"
 import { PayloadTooLarge, UnsupportedMediaType } from "../domain/Errors.js"
+import { drainRest } from "../http/BodyDrain.js"
 import { FORM_TYPE, mediaTypeOf } from "../http/MediaType.js"
 import { FRAMING_BYTES } from "./MediaApi.js"
 import { UPLOAD_CEILING } from "./MediaFile.js"
@@ -30,23 +31,9 @@ export const requireMultipart = (
     : Effect.void
 }
 
-/**
- * After a refusal part-way through an upload nothing more is kept, but the rest of the body is read and dropped so
- * the client can finish sending and read the answer (closing at once resets the connection under the client's
- * feet). Past the most any upload may send, the connection is closed instead.
- */
+/** Whatever an upload refuses, the rest of its body is dropped (see `drainRest`). */
 const dropRest = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.sync(() => {
-    const incoming = NodeHttpServerRequest.toIncomingMessage(request)
-    if (incoming.readableEnded || incoming.destroyed) return
-    let dropped = 0
-    incoming.unpipe()
-    incoming.on("data", (chunk: Buffer) => {
-      dropped += chunk.length
-      if (dropped > UPLOAD_CEILING + FRAMING_BYTES) incoming.socket.destroy()
-    })
-    incoming.resume()
-  })
+  Effect.sync(() => drainRest(NodeHttpServerRequest.toIncomingMessage(request)))
 
 /** An upload handler: multipart only, and whatever it refuses, the rest of the body is dropped unread. */
 export const uploadRoute = <A, E, R>(request: HttpServerRequest.HttpServerRequest, handle: Effect.Effect<A, E, R>) =>

@@ -27,6 +27,19 @@ describe("sniff", () => {
     expect(isSvg(new TextEncoder().encode("<svgfoo>"))).toBe(false)
   })
 
+  it("reads SVG openings in one pass: repeated comments, cut-off prologs and doctypes", () => {
+    const encode = (text: string) => new TextEncoder().encode(text)
+    expect(isSvg(encode("<!---->".repeat(40) + "x"))).toBe(false)
+    expect(isSvg(encode("<!---->".repeat(10_000) + "<svg>"))).toBe(false)
+    expect(isSvg(encode("<!---->".repeat(40) + "<svg/>"))).toBe(true)
+    expect(isSvg(encode("<?XML version='1.0'?><!-- a --><!doctype SVG><!-- b -->\n<SVG\twidth='1'>"))).toBe(true)
+    expect(isSvg(encode("<?xml version='1.0'><svg>"))).toBe(false)
+    expect(isSvg(encode("<!--><svg>"))).toBe(false)
+    expect(isSvg(encode("<!DOCTYPEsvg><svg>"))).toBe(false)
+    expect(isSvg(encode("<!DOCTYPE html><svg>"))).toBe(false)
+    expect(isSvg(encode("<svg"))).toBe(false)
+  })
+
   it("recognises fonts by extension when the bytes hold a font container", () => {
     expect(sniff(ttf(), "Brand.TTF")).toMatchObject({ kind: "Font", mimeType: "font/ttf" })
     expect(sniff(ttf(), "brand.otf")?.mimeType).toBe("font/otf")

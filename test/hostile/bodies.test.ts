@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { workspaceWithKey } from "../support/Client.js"
+import { createTestDatabase, type TestDatabase } from "../support/Database.js"
+import { mp4 } from "../support/MediaFiles.js"
+import { startNode, type TestNode } from "../support/Node.js"
+import { expectError } from "../support/Routes.js"
+import { peakRssDuring, rssOf, streamUpload } from "../support/Uploads.js"
+
+// Bodies that announce no length (chunked): the size is only learnt by reading, so the cap must hold while reading.
+let db: TestDatabase
+let node: TestNode
+let key: string
+
+beforeAll(async () => {
+  db = await createTestDatabase("hostile_bodies")
+  node = await startNode({ databaseUrl: db.url })
+  key = (await workspaceWithKey(node, ["*"], "Hostile bodies")).apiKey
+}, 120_000)
+
+afterAll(async () => {
+  await node?.stop()
+  await db?.drop()
+})
+
+const MB = 1024 * 1024
+
+/** `size` bytes of one JSON string, sent chunked: `{"name":"aaaa…"}`, never a Content-Length. */
+const chunkedJson = (size: number) => {
+  const encoder = new TextEncoder()
+  const filler = new Uint8Array(256 * 1024).fill(0x61)
+  let sent = 0
+  let opened = false
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (!opened) {
+        opened = true
+        return controller.enqueue(encoder.encode("{\"name\":\""))
+      }
+      if (sent >= size) {
+        controller.enqueue(encoder.encode("\"}"))
+        return controller.close()
+      }
+      const piece = filler.subarray(0, Math.min(filler.length, size - sent))
+      sent += piece.length
+      controller.enqueue(piece)
+    }
+  })
+}
+
+/** Polls /health until `done` settles; answers every status seen. */
+const healthDuring = async (done: Promise<unknown>) => {
+  const seen: Array<number> = []
+  let finished = false
+  void done.finally(() => (finished = true))
+  while (!finished) {
+    seen.push(await fetch(`${node.url}/health`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status, () => 0))
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return seen
+}
+
+const post = (path: string, body: ReadableStream<Uint8Array>, headers: Record<string, string>) =>
+  fetch(`${node.url}${path}`, { method: "POST", headers, body, duplex: "half" } as RequestInit).then(
+    async (r) => ({ status: r.status, headers: r.headers, text: (await r.text()).slice(0, 2000) }),
+    (error: unknown) => ({ status: 0, headers: new Headers(), text: `${String(error)} ${String((error as { cause?: unknown }).cause)}` })
+  )
+
+const asAnswer = (r: { status: number; headers: Headers; text: string }) => ({ ...r, body: JSON.parse(r.text) })
+
+describe("bodies without a length", () => {
+  it("a 50 MB chunked JSON body without a key is 413 while /health keeps answering, and memory stays flat", async () => {
+    const pid = node.process.pid!
+    const before = rssOf(pid)
+    const { peak, result } = await peakRssDuring(pid, async () => {
+      const sending = post("/v1/brands", chunkedJson(50 * MB), { "content-type": "application/json" })
+      const health = await healthDuring(sending)
+      return { answer: await sending, health }
+    })
+    expect(result.answer.status, result.answer.text).toBe(413)
+    expect(expectError(asAnswer(result.answer), 413, "payload_too_large").message).toContain("1 MB")
+    expect(result.health.length).toBeGreaterThan(0)
+    expect(result.health.every((s) => s === 200), String(result.health)).toBe(true)
+    const growth = peak - before
+    expect(growth, `RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(40 * MB)
+    expect((await fetch(`${node.url}/health`)).status).toBe(200)
+  }, 120_000)
+
+  it("with a key, the same body is 413 too", async () => {
+    const r = await post("/v1/brands", chunkedJson(5 * MB), { "content-type": "application/json", authorization: `Bearer ${key}` })
+    expectError(asAnswer(r), 413, "payload_too_large")
+  }, 60_000)
+
+  it("an upload sent chunked past the most any upload may be is 413, and /health answers throughout", async () => {
+    for (const [as, status] of [[key, 413], ["not-a-key", 401]] as const) {
+      const sending = streamUpload(`${node.url}/v1/media`, as, mp4(), 70 * MB, "big.mp4")
+      const health = await healthDuring(sending)
+      const r = await sending
+      expect(r.status, r.text).toBe(status)
+      expect(health.every((s) => s === 200), String(health)).toBe(true)
+    }
+    expect((await fetch(`${node.url}/health`)).status).toBe(200)
+  }, 120_000)
+})
