@@ -50,6 +50,12 @@ const make = Effect.gen(function*() {
       ))),
     isReserved: (workspaceId: WorkspaceId, renderJobId: string) =>
       find({ workspaceId, renderJobId }).pipe(Effect.map(Option.isSome), Effect.orDie),
+    /** The render is counted: reserved, or already committed (a re-run after a crash); a released one is not. */
+    holds: (workspaceId: WorkspaceId, renderJobId: string) =>
+      find({ workspaceId, renderJobId }).pipe(
+        Effect.map(Option.exists((reservation) => reservation.state !== "released")),
+        Effect.orDie
+      ),
     /** Idempotent: a render finished twice (re-run after a crash) is counted once. */
     commit: move("reserved", "committed"),
     release: move("reserved", "released")

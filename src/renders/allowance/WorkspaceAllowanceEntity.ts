@@ -5,6 +5,10 @@ import { NotFound, RateLimited, UpstreamUnavailable } from "../../domain/Errors.
 
 /** Reserves one video per render job, all or none (a batch is verified whole before anything starts). */
 export class Reserve extends Schema.Class<Reserve>("WorkspaceAllowance/Reserve")({
+  /**
+   * Names this ask; the cluster answers every later ask under the same key with the first one's answer. Made from what
+   * is reserved (render job ids, a hand-over), never from a header the client chooses.
+   */
   requestId: Schema.String,
   renderJobIds: Schema.Array(Schema.String),
   /** The pipeline's renders wait in the queue for a renderer; a direct export is refused at once when none is free. */

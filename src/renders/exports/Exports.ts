@@ -1,12 +1,13 @@
 import { Context, Effect, FiberRef, Layer } from "effect"
-import { newUlid } from "../../domain/Ulid.js"
+import { ulidForRequest } from "../../domain/Ulid.js"
+import { CurrentRequestId } from "../../domain/RequestId.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
 import { ExportEntity } from "./ExportEntity.js"
 import { detailAt, SchemaValidation } from "../../domain/Errors.js"
 import { type BatchBody, MAX_BATCH, type VideoBody } from "./Export.js"
 import type { Principal } from "../../domain/Principal.js"
 import type { RenderPackage } from "../jobs/RenderJob.js"
-import { CurrentRequestId } from "../../domain/RequestId.js"
+import { digestOf } from "../../domain/Digest.js"
 import { durationMsOf } from "../../render/Scene.js"
 import { BrandLooks } from "../../brands/BrandLooks.js"
 import type { BrandRef } from "../../brands/BrandLooks.js"
@@ -55,6 +56,16 @@ const make = Effect.gen(function*() {
     return { fps, frames: duration.frames, durationMs: durationMsOf({ fps, frames: duration.frames }) }
   })
 
+  /**
+   * The job ids of a request's videos: a retry (same x-request-id, same body) draws the same ids, so it is answered
+   * with the first call's jobs and counted once; another body under a reused x-request-id is another batch.
+   */
+  const jobsFor = (principal: Principal, body: BuildRequest, outputs: ReadonlyArray<{ ratio: string; locale: string }>) =>
+    Effect.map(FiberRef.get(CurrentRequestId), (requestId) => {
+      const scope = `export:${principal.workspaceId}:${digestOf({ body, outputs })}`
+      return outputs.map((o) => ({ ...o, jobId: ulidForRequest(requestId, `${scope}:${o.ratio}:${o.locale}`) }))
+    })
+
   /** Verifies everything for every output, reserves the allowance for all, then starts them one by one. */
   const start = Effect.fn("Exports.start")(function*(
     principal: Principal,
@@ -63,33 +74,36 @@ const make = Effect.gen(function*() {
   ) {
     const resolved = yield* resolveExportBuild(body, true)
     const { brand } = yield* check(resolved, body, outputs, principal.workspaceId)
-    const jobs = outputs.map((o) => ({ ...o, jobId: newUlid() }))
-    const requestId = yield* FiberRef.get(CurrentRequestId)
-    yield* entityCall(allowance(principal.workspaceId).Reserve({ requestId, renderJobIds: jobs.map((j) => j.jobId) }))
-    const started: Array<{ jobId: string; ratio: string; locale: string }> = []
-    let problem: string | null = null
-    for (const job of jobs) {
-      const created = yield* exports(job.jobId).Create({
-        workspaceId: principal.workspaceId,
-        createdBy: `apikey:${principal.keyId}`,
-        templateName: resolved.template.name,
-        brandName: brand?.name ?? null,
-        title: body.title ?? null,
-        package: packageFor(resolved, body, job.ratio, job.locale, brand)
-      }).pipe(Effect.either)
-      if (created._tag === "Left") {
-        // The reservations of jobs that never started go back.
-        for (const left of jobs.slice(started.length)) {
-          yield* allowance(principal.workspaceId).Settle({ renderJobId: left.jobId, outcome: "release" }, { discard: true }).pipe(
-            Effect.ignore
-          )
+    const jobs = yield* jobsFor(principal, body, outputs)
+    const renderJobIds = jobs.map((j) => j.jobId)
+    // Asked under what it reserves; once begun it is carried through even when the client hangs up, so the answer
+    // the cluster keeps for these ids (and hands to a retry) is never "interrupted".
+    return yield* Effect.uninterruptible(Effect.gen(function*() {
+      yield* entityCall(allowance(principal.workspaceId).Reserve({ requestId: `export:${digestOf(renderJobIds)}`, renderJobIds }))
+      const started: Array<{ jobId: string; ratio: string; locale: string }> = []
+      let problem: string | null = null
+      for (const job of jobs) {
+        const created = yield* exports(job.jobId).Create({
+          workspaceId: principal.workspaceId,
+          createdBy: `apikey:${principal.keyId}`,
+          templateName: resolved.template.name,
+          brandName: brand?.name ?? null,
+          title: body.title ?? null,
+          package: packageFor(resolved, body, job.ratio, job.locale, brand)
+        }).pipe(Effect.either)
+        if (created._tag === "Left") {
+          // The reservations of jobs that never started go back.
+          for (const left of jobs.slice(started.length)) {
+            yield* allowance(principal.workspaceId).Settle({ renderJobId: left.jobId, outcome: "release" }, { discard: true })
+              .pipe(Effect.ignore)
+          }
+          problem = `${started.length} of ${jobs.length} started; the renderers refused the rest (${created.left._tag}).`
+          break
         }
-        problem = `${started.length} of ${jobs.length} started; the renderers refused the rest (${created.left._tag}).`
-        break
+        started.push({ jobId: job.jobId, ratio: job.ratio, locale: job.locale })
       }
-      started.push({ jobId: job.jobId, ratio: job.ratio, locale: job.locale })
-    }
-    return { started, problem }
+      return { started, problem }
+    }))
   })
 
   const video = (principal: Principal, body: VideoBody) =>

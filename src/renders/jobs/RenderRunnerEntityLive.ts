@@ -3,6 +3,7 @@ import { Deferred, Effect, Option } from "effect"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import { timedRender } from "../../observability/Metrics.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
+import { AllowanceRepo } from "../allowance/AllowanceRepo.js"
 import { ExportEntity } from "../exports/ExportEntity.js"
 import { isTerminal, type RenderJobState } from "./RenderJob.js"
 import { PipelineClips } from "../clips/PipelineClips.js"
@@ -14,6 +15,10 @@ import { RenderRunnerEntity } from "./RenderRunnerEntity.js"
 import { withOutageRetries } from "../../sql/OutageRetries.js"
 
 const cancelledOutcome = { state: "CANCELLED", error: "cancelled" } as const
+const unreservedOutcome = {
+  state: "FAILED",
+  error: "Not drawn: the render holds no reservation of the workspace's render allowance."
+} as const
 
 export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
   Effect.gen(function*() {
@@ -22,6 +27,7 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
     const capacity = yield* RenderCapacity
     const outputs = yield* RenderOutputs
     const allowance = yield* WorkspaceAllowanceEntity.client
+    const reservations = yield* AllowanceRepo
     const exports = yield* ExportEntity.client
     const listeners = yield* RenderEndListeners
     const pipelineClips = yield* PipelineClips
@@ -52,8 +58,15 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
       const job = yield* ownJob
       if (job === undefined) return
       if (isTerminal(job.state)) return yield* announce(job.workspaceId, job.origin, job.state)
+      // Nothing is drawn uncounted, whatever path started the runner.
+      const counted = yield* reservations.holds(job.workspaceId, jobId)
+      if (!counted) {
+        yield* Effect.logWarning("A render without an allowance reservation was refused").pipe(
+          Effect.annotateLogs({ renderJobId: jobId, workspaceId: job.workspaceId })
+        )
+      }
       // A re-delivered Start (the node that had it died) draws again from the beginning.
-      const state = yield* capacity.withSlot(
+      const state = !counted ? unreservedOutcome : yield* capacity.withSlot(
         Effect.gen(function*() {
           if (yield* Deferred.isDone(cancelled)) return cancelledOutcome
           // Ended since it was read (drawn elsewhere, or cancelled): the state that stands is announced below.
