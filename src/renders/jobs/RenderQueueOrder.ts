@@ -1,4 +1,4 @@
-import type { SqlClient } from "@effect/sql"
+import type { SqlClient, Statement } from "@effect/sql"
 
 /** The states of a render that holds a slot: drawing, or given its slot and about to draw. */
 export const DRAWING_STATES_SQL = "('SUBMITTED', 'RENDERING', 'DOWNLOADING', 'STORED')"
@@ -21,15 +21,18 @@ export const renderQueueCte = (sql: SqlClient.SqlClient) =>
         ON d.workspace_id = q.workspace_id
      WHERE q.state = 'PENDING')`
 
-/** `w` is served before `me` (two aliases of `render_queue`). */
-export const servedBefore = (sql: SqlClient.SqlClient, w: string, me: string) =>
-  sql`(${sql(w)}.turn, ${sql(w)}.submitted_at, ${sql(w)}.id) < (${sql(me)}.turn, ${sql(me)}.submitted_at, ${sql(me)}.id)`
-
-/** Ahead of one waiting render, split by whose they are; a render not waiting has nothing ahead. */
-export const aheadOf = (sql: SqlClient.SqlClient, workspaceId: string, id: string) =>
-  sql`WITH ${renderQueueCte(sql)}
-      SELECT count(*) FILTER (WHERE w.workspace_id <> me.workspace_id)::int AS other_workspaces,
+/**
+ * What is served before the waiting render `me` (an alias of `render_queue`) that `where` picks, split by whose it is;
+ * a render not waiting has nothing ahead.
+ */
+export const aheadCounts = (sql: SqlClient.SqlClient, where: Statement.Fragment) =>
+  sql`SELECT count(*) FILTER (WHERE w.workspace_id <> me.workspace_id)::int AS other_workspaces,
              count(*) FILTER (WHERE w.workspace_id = me.workspace_id AND NOT w.is_export)::int AS own_pipeline,
              count(*) FILTER (WHERE w.workspace_id = me.workspace_id AND w.is_export)::int AS own_exports
-        FROM render_queue me JOIN render_queue w ON ${servedBefore(sql, "w", "me")}
-       WHERE me.id = ${id} AND me.workspace_id = ${workspaceId}`
+        FROM render_queue me
+        JOIN render_queue w ON (w.turn, w.submitted_at, w.id) < (me.turn, me.submitted_at, me.id)
+       WHERE ${where}`
+
+/** Ahead of one waiting render of this workspace. */
+export const aheadOf = (sql: SqlClient.SqlClient, workspaceId: string, id: string) =>
+  sql`WITH ${renderQueueCte(sql)} ${aheadCounts(sql, sql`me.id = ${id} AND me.workspace_id = ${workspaceId}`)}`
