@@ -24,6 +24,17 @@ export const PipelineClip = Schema.Struct({
 })
 
 /** One job (post group) as the pipeline shows it. */
+/** What is ahead of a waiting render under the fair order (workspaces take turns at the render slots). */
+export const RenderWait = Schema.Struct({
+  reason: Schema.String.annotations({
+    description: "In words, e.g. \"2 videos of other workspaces ahead, 1 of your own exports ahead\"."
+  }),
+  otherWorkspaces: Schema.Number.annotations({ description: "Other workspaces' renders served before this one." }),
+  ownPipeline: Schema.Number.annotations({ description: "This workspace's pipeline renders served before this one." }),
+  ownExports: Schema.Number.annotations({ description: "This workspace's direct exports served before this one." })
+})
+export type RenderWait = typeof RenderWait.Type
+
 export const PipelineEntry = Schema.Struct({
   id: Schema.String.annotations({ description: "The job id." }),
   kind: Schema.Literal("postGroup"),
@@ -43,7 +54,10 @@ export const PipelineEntry = Schema.Struct({
   stageSince: Schema.String.annotations({ description: "When the job entered its status." }),
   error: Schema.NullOr(Schema.String),
   renderPosition: Schema.NullOr(Schema.Number).annotations({
-    description: "While the job's render waits for a render slot: its place in the cluster's queue (1 = next); else null."
+    description: "While the job's render waits for a render slot: its place in the cluster's fair order (1 = next); else null."
+  }),
+  renderWait: Schema.NullOr(RenderWait).annotations({
+    description: "While the job's render waits for a render slot: why, as what is ahead of it; else null."
   }),
   clips: Schema.Array(PipelineClip).annotations({ description: "The job's stored video; empty before or after." })
 })

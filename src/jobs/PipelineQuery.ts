@@ -3,6 +3,7 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { JobStatus } from "../channels/jobs/JobStatus.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { RenderJobState } from "../renders/jobs/RenderJob.js"
+import { aheadCounts, renderQueueCte } from "../renders/jobs/RenderQueueOrder.js"
 
 const Count = Schema.Number
 
@@ -19,6 +20,9 @@ export const PipelineJobRow = Schema.Struct({
   error: Schema.NullOr(Schema.String),
   clipId: Schema.NullOr(Schema.String),
   renderPosition: Schema.NullOr(Schema.Number),
+  aheadOtherWorkspaces: Schema.NullOr(Schema.Number),
+  aheadOwnPipeline: Schema.NullOr(Schema.Number),
+  aheadOwnExports: Schema.NullOr(Schema.Number),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })
@@ -75,23 +79,24 @@ const make = Effect.gen(function*() {
   const withRender = sql`LEFT JOIN render_jobs r ON r.id = j.render_job_id AND r.workspace_id = j.workspace_id`
 
   const jobRows = (workspaceId: string, where: Statement.Fragment, limit: number) =>
-    sql`SELECT j.id, ${status} AS status, j.template_id, b.name AS brand_name, c.name AS channel_name,
+    sql`WITH ${renderQueueCte(sql)}
+        SELECT j.id, ${status} AS status, j.template_id, b.name AS brand_name, c.name AS channel_name,
           e.stream_id, e.feed_id, COALESCE(p.title, e.post_title) AS title, j.error, j.created_at, j.updated_at,
           (SELECT cl.id FROM render_outputs o JOIN clips cl ON cl.id = o.clip_id
             WHERE o.render_job_id = j.render_job_id AND cl.workspace_id = j.workspace_id AND cl.stored
             ORDER BY cl.created_at, cl.id LIMIT 1) AS clip_id,
-          -- The cluster has one render queue: a waiting render's place counts every workspace's renders before it.
-          CASE WHEN j.status = 'AWAITING_RENDERING' AND r.state = 'PENDING' THEN (
-            SELECT count(*) FROM render_jobs w
-            WHERE w.state IN ('PENDING', 'SUBMITTED') AND w.id <> r.id
-              AND (w.priority > r.priority OR (w.priority = r.priority AND w.submitted_at < r.submitted_at)))::int + 1
-          END AS render_position
+          -- A waiting render's place in the cluster's fair order, and whose renders are before it.
+          ahead.other_workspaces + ahead.own_pipeline + ahead.own_exports + 1 AS render_position,
+          ahead.other_workspaces AS ahead_other_workspaces, ahead.own_pipeline AS ahead_own_pipeline,
+          ahead.own_exports AS ahead_own_exports
         FROM jobs j
         JOIN channels c ON c.id = j.channel_id
         JOIN brands b ON b.id = c.brand_id
         JOIN ingest_events e ON e.id = j.ingest_event_id
         LEFT JOIN posts p ON p.job_id = j.id
         ${withRender}
+        LEFT JOIN LATERAL (${aheadCounts(sql, sql`me.id = r.id`)}) ahead
+          ON j.status = 'AWAITING_RENDERING' AND r.state = 'PENDING'
         WHERE j.workspace_id = ${workspaceId} AND ${where}
         ORDER BY j.created_at DESC, j.id DESC LIMIT ${limit}`
 

@@ -11,6 +11,7 @@ import {
   type PipelineEntry,
   type PipelineJobAnswer,
   renderCountsOf,
+  type RenderWait,
   statusCountsOf
 } from "./PipelineAnswers.js"
 import {
@@ -36,6 +37,24 @@ const sourceOf = (feedId: string | null) =>
       onSome: ({ feed, source }) => `${source.slug}/${feed.slug}`
     })
 
+const videos = (n: number, of: string) => `${n} ${n === 1 ? "video" : "videos"} of ${of} ahead`
+
+/** Why a job's render waits: whose renders the fair order serves before it. */
+const renderWaitOf = (row: PipelineJobRow): RenderWait | null => {
+  if (row.aheadOtherWorkspaces === null || row.aheadOwnPipeline === null || row.aheadOwnExports === null) return null
+  const parts = [
+    row.aheadOtherWorkspaces > 0 ? videos(row.aheadOtherWorkspaces, "other workspaces") : undefined,
+    row.aheadOwnPipeline > 0 ? videos(row.aheadOwnPipeline, "your own pipeline") : undefined,
+    row.aheadOwnExports > 0 ? videos(row.aheadOwnExports, "your own exports") : undefined
+  ].filter((part) => part !== undefined)
+  return {
+    reason: parts.length === 0 ? "next for a free render slot" : parts.join(", "),
+    otherWorkspaces: row.aheadOtherWorkspaces,
+    ownPipeline: row.aheadOwnPipeline,
+    ownExports: row.aheadOwnExports
+  }
+}
+
 /** What the pipeline, overview and calendar pages read; SQL only, never an entity. */
 const make = Effect.gen(function*() {
   const query = yield* PipelineQuery
@@ -60,6 +79,7 @@ const make = Effect.gen(function*() {
       stageSince: row.updatedAt.toISOString(),
       error: row.error,
       renderPosition: row.renderPosition,
+      renderWait: renderWaitOf(row),
       clips
     }))
 

@@ -18,6 +18,16 @@ export const jobsByStatus = Metric.gauge("clipwright.jobs", { description: "Jobs
 /** Render jobs waiting for a slot (PENDING) or just given one (SUBMITTED), cluster-wide. */
 export const renderQueue = Metric.gauge("clipwright.render.queue", { description: "Render jobs waiting, by state" })
 
+/** How long a render waited for its turn at a slot, by `workspace` (p50 and p95 kept over the last 10 minutes). */
+export const renderQueueWait = Metric.summary({
+  name: "clipwright.render.queue.wait",
+  maxAge: "10 minutes",
+  maxSize: 1000,
+  error: 0.01,
+  quantiles: [0.5, 0.95],
+  description: "Seconds a render waited for a slot, per workspace"
+})
+
 /** How long drawing a render took on this node, by final `state` and `origin`. */
 export const renderDuration = Metric.histogram(
   "clipwright.render.duration",

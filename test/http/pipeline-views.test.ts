@@ -134,7 +134,7 @@ describe("GET /v1/pipeline", () => {
     const rows = await query(db.url, "SELECT id, updated_at, render_job_id FROM jobs WHERE workspace_id = $1", [accountId])
     for (const e of posts.recent) {
       expect(Object.keys(e).sort()).toEqual(["brand", "channelName", "clips", "createdAt", "error", "id", "kind",
-        "renderPosition", "source", "stageSeconds", "stageSince", "state", "streamId", "templateId", "title"])
+        "renderPosition", "renderWait", "source", "stageSeconds", "stageSince", "state", "streamId", "templateId", "title"])
       const row = rows.find((j) => j.id === e.id)!
       expect(e).toMatchObject({ kind: "postGroup", templateId: MARKET, brand: "House", error: null,
         ...(fromStream.has(e.id) ? { streamId, source: null } : { streamId: null, source: "markets/index-close" }) })

@@ -1,17 +1,13 @@
 import { Entity } from "@effect/cluster"
 import { Clock, Effect } from "effect"
-import { NotFound, RateLimited, UpstreamUnavailable } from "../../domain/Errors.js"
+import { NotFound, RateLimited } from "../../domain/Errors.js"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { periodOf } from "./Quota.js"
 import { AllowanceRepo } from "./AllowanceRepo.js"
 import { Identity } from "../../identity/Identity.js"
-import { RenderRepo } from "../jobs/RenderRepo.js"
-import { RenderCapacity } from "./RenderCapacity.js"
+import { queueShareCheck } from "./QueueShare.js"
 import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
 import { withOutageRetries } from "../../sql/OutageRetries.js"
-
-/** Beyond this many waiting renders per cluster slot, new work is turned away (503) instead of queued. */
-export const QUEUE_PER_SLOT = 20
 
 export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
   Effect.gen(function*() {
@@ -19,19 +15,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
     const workspaceId = WorkspaceId.make((yield* Entity.CurrentAddress).entityId)
     const allowance = yield* AllowanceRepo
     const identity = yield* Identity
-    const renders = yield* RenderRepo
-    const capacity = yield* RenderCapacity
-
-    const checkCapacity = Effect.gen(function*() {
-      const slots = yield* capacity.clusterSlots
-      const waiting = yield* renders.waitingInCluster
-      if (slots === 0 || waiting >= slots * QUEUE_PER_SLOT) {
-        return yield* new UpstreamUnavailable({
-          message: slots === 0 ? "No renderer is available in the cluster." : "Every renderer is busy and the queue is full.",
-          retryAfterSeconds: 30
-        })
-      }
-    })
+    const checkQueueShare = yield* queueShareCheck
 
     return WorkspaceAllowanceEntity.of(withOutageRetries({
       Reserve: ({ payload }) =>
@@ -39,7 +23,7 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
           const workspace = yield* identity.findWorkspace(workspaceId)
           if (workspace._tag === "None") return yield* new NotFound({ message: `No workspace ${workspaceId}.` })
           if (yield* allowance.isReserved(workspaceId, payload.renderJobIds[0] ?? "")) return
-          if (!payload.waitForRenderer) yield* checkCapacity
+          if (!payload.waitForRenderer) yield* checkQueueShare(workspaceId)
           const now = new Date(yield* Clock.currentTimeMillis)
           const { end, start } = periodOf(now)
           const { committed, reserved } = yield* allowance.usage(workspaceId, start)

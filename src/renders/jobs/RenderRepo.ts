@@ -4,6 +4,8 @@ import { WorkspaceId } from "../../domain/Principal.js"
 import { ClipRecord } from "../clips/ClipRecord.js"
 import { RenderJobState, RenderOutputState, TERMINAL_STATES_SQL, TerminalState } from "./RenderJob.js"
 import { RenderJobRecord } from "./RenderJobRecord.js"
+import { RenderAhead } from "./RenderQueue.js"
+import { aheadOf } from "./RenderQueueOrder.js"
 import { RenderOutputRecord } from "./RenderOutputRecord.js"
 
 /** What a job's creator says; the template columns and counts come from its package, the rest are defaults. */
@@ -14,11 +16,10 @@ export type NewRenderJob = Pick<
 export type NewClip = Omit<typeof ClipRecord.insert.Type, "workspaceId">
 
 const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
-const Count = Schema.Struct({ n: Schema.Number })
 
 /**
  * Render jobs, their outputs and their clips, as the render runner and export entities write them. Every method
- * names the workspace, except the two a whole-cluster answer needs (`findJobUnscoped`, `waitingInCluster`).
+ * names the workspace, except `findJobUnscoped` (a runner knows its render by id alone).
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -59,18 +60,8 @@ const make = Effect.gen(function*() {
   })
   const waitingAhead = SqlSchema.single({
     Request: ById,
-    Result: Count,
-    // `me` is the workspace's job; the renders ahead of it are the whole cluster's (one queue for every workspace).
-    execute: ({ id, workspaceId }) =>
-      sql`SELECT count(*)::int AS n FROM render_jobs w, render_jobs me
-          WHERE me.id = ${id} AND me.workspace_id = ${workspaceId}
-            AND w.state IN ('PENDING', 'SUBMITTED') AND w.id <> me.id
-            AND (w.priority > me.priority OR (w.priority = me.priority AND w.submitted_at < me.submitted_at))`
-  })
-  const waitingCount = SqlSchema.single({
-    Request: Schema.Void,
-    Result: Count,
-    execute: () => sql`SELECT count(*)::int AS n FROM render_jobs WHERE state IN ('PENDING', 'SUBMITTED')`
+    Result: RenderAhead,
+    execute: ({ id, workspaceId }) => aheadOf(sql, workspaceId, id)
   })
   const insertJob = SqlSchema.void({
     Request: Schema.Struct({ job: RenderJobRecord.insert, outputs: Schema.Array(RenderOutputRecord.insert) }),
@@ -142,11 +133,9 @@ const make = Effect.gen(function*() {
     findJob: (workspaceId: WorkspaceId, id: string) => Effect.orDie(findJob({ workspaceId, id })),
     /** By id alone: the render runner and export entities own the job whose id is their entity id. */
     findJobUnscoped: (id: string) => Effect.orDie(findJobUnscoped(id)),
-    /** Renders waiting for a slot before this one, across the whole cluster (the export's `ahead`). */
+    /** Renders served before this one in the cluster's fair order, every workspace's (the export's `ahead`). */
     ahead: (workspaceId: WorkspaceId, id: string) =>
-      Effect.orDie(Effect.map(waitingAhead({ workspaceId, id }), (r) => r.n)),
-    /** Renders waiting in the whole cluster: the allowance supervisor's measure of a full queue. */
-    waitingInCluster: Effect.orDie(Effect.map(waitingCount(undefined), (r) => r.n)),
+      Effect.orDie(Effect.map(waitingAhead({ workspaceId, id }), (r) => r.otherWorkspaces + r.ownPipeline + r.ownExports)),
     /** The job and one pending output per ratio × locale of its package; a job already there stays as it is. */
     /**
      * The render of these outputs to share (render once), if one is drawing or kept, and how many renders ever drew

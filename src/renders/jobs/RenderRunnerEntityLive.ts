@@ -5,7 +5,7 @@ import { timedRender } from "../../observability/Metrics.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
 import { AllowanceRepo } from "../allowance/AllowanceRepo.js"
 import { ExportEntity } from "../exports/ExportEntity.js"
-import { isTerminal, type RenderJobState } from "./RenderJob.js"
+import { isTerminal, type RenderJobState, type TerminalState } from "./RenderJob.js"
 import { PipelineClips } from "../clips/PipelineClips.js"
 import { RenderEndListeners } from "./RenderEndListeners.js"
 import { RenderRepo } from "./RenderRepo.js"
@@ -14,11 +14,12 @@ import { RenderOutputs } from "./RenderOutputs.js"
 import { RenderRunnerEntity } from "./RenderRunnerEntity.js"
 import { withOutageRetries } from "../../sql/OutageRetries.js"
 
-const cancelledOutcome = { state: "CANCELLED", error: "cancelled" } as const
-const unreservedOutcome = {
+type Outcome = { readonly state: TerminalState; readonly error: string | null }
+const cancelledOutcome: Outcome = { state: "CANCELLED", error: "cancelled" }
+const unreservedOutcome: Outcome = {
   state: "FAILED",
   error: "Not drawn: the render holds no reservation of the workspace's render allowance."
-} as const
+}
 
 export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
   Effect.gen(function*() {
@@ -65,15 +66,15 @@ export const RenderRunnerEntityLive = RenderRunnerEntity.toLayer(
           Effect.annotateLogs({ renderJobId: jobId, workspaceId: job.workspaceId })
         )
       }
-      // A re-delivered Start (the node that had it died) draws again from the beginning.
-      const state = !counted ? unreservedOutcome : yield* capacity.withSlot(
-        Effect.gen(function*() {
-          if (yield* Deferred.isDone(cancelled)) return cancelledOutcome
-          // Ended since it was read (drawn elsewhere, or cancelled): the state that stands is announced below.
-          const stillOpen = yield* repo.setState(job.workspaceId, jobId, "SUBMITTED", { attempt: job.attempt + 1 })
-          if (!stillOpen) return cancelledOutcome
-          return yield* timedRender(job.origin)(outputs.drawAll(job))
-        })
+      // A re-delivered Start (the node that had it died) waits for its turn again and draws from the beginning. Its
+      // turn is claimed in PostgreSQL (PENDING to SUBMITTED): ended meanwhile (drawn elsewhere, or cancelled), it draws
+      // nothing, and the state that stands is announced below.
+      const state = !counted ? unreservedOutcome : yield* capacity.drawInTurn(
+        job.workspaceId,
+        jobId,
+        Effect.flatMap(Deferred.isDone(cancelled), (stop): Effect.Effect<Outcome> =>
+          stop ? Effect.succeed(cancelledOutcome) : timedRender(job.origin)(outputs.drawAll(job))),
+        cancelledOutcome
       ).pipe(Effect.raceFirst(Effect.as(Deferred.await(cancelled), cancelledOutcome)))
       const moved = yield* repo.finishIfOpen(job.workspaceId, jobId, state.state, state.error)
       // Another end (a cancel) won the race: announce the state that stands.
