@@ -142,7 +142,15 @@ export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsR
     loggedErrors(rig.nodes, 5).forEach((line) => log(`  ${line}`))
     const states = await jobStates(rig.db.url, ws.workspaceId)
     const failures = await failureReasons(rig.db.url, ws.workspaceId)
-    return { rows, states, failures, accepted: mix.accepted.length, refused: mix.refused, sinkMessages: rig.sink.messages.length }
+    return {
+      rows,
+      states,
+      failures,
+      accepted: mix.accepted.length,
+      refused: mix.refused,
+      sinkMessages: rig.sink.messages.length,
+      unverified: rig.receiver.refused()
+    }
   } finally {
     await rig.stop()
   }
