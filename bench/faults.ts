@@ -29,7 +29,8 @@ process.stdout.write([
   "",
   `events accepted ${result.accepted}; requests no node answered or refused ${result.refused.length}` +
   `${result.refused.length > 0 ? ` (${result.refused.slice(0, 3).map((r) => r.what).join("; ")})` : ""}; ` +
-  `emails at the sink ${result.sinkMessages}; jobs at the end ${JSON.stringify(result.states)}`,
+  `emails at the sink ${result.sinkMessages}; webhook calls the receiver refused (signature or timestamp) ` +
+  `${result.unverified}; jobs at the end ${JSON.stringify(result.states)}`,
   ...Object.entries(result.failures).map(([reason, n]) => `  ${n} × ${reason}`),
   ""
 ].join("\n"))

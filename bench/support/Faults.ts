@@ -104,6 +104,21 @@ export const receiverDown = (seconds: number): Fault => ({
   }
 })
 
+/**
+ * The receiver down for `minutes` of the nodes' signing clock (compressed: `minutes` × 60 / rate seconds of real
+ * time), its retries crossing the 5-minute tolerance of the receiver that verifies them.
+ */
+export const receiverDownSigned = (minutes: number): Fault => ({
+  name: `receiver down ${minutes} minutes of signed time`,
+  inject: async (rig) => {
+    const seconds = (minutes * 60) / rig.clock.rate
+    await rig.receiver.down()
+    await sleep(seconds * 1000)
+    await rig.receiver.up()
+    return { note: `down ${seconds} s of real time (signing clock ×${rig.clock.rate})` }
+  }
+})
+
 /** The SMTP server answers every message 550 for `seconds`, then takes them again. */
 export const smtpRefusing = (seconds: number): Fault => ({
   name: `SMTP refusing ${seconds} s`,

@@ -16,6 +16,8 @@ export interface Invariants {
    * attempt is more than half a minute overdue.
    */
   readonly stuck: ReadonlyArray<string>
+  /** Deliveries dead after the receiver refused their signature or timestamp (401): posts a long outage lost. */
+  readonly refusedToDeath: ReadonlyArray<string>
 }
 
 export const holds = (i: Invariants) =>
@@ -99,7 +101,10 @@ export const checkInvariants = async (
     ...stuckJobs.map((j) => `job ${j.id} ${j.status}`),
     ...overdue.map((d) => `delivery ${d.id} ${d.state} after attempt ${d.attempt}, next attempt overdue`)
   ]
-  return { lostEvents, postsNotOnce, countedTwice, packagesNotOnce, stuck }
+  const refused = await query<{ id: string; attempt: number }>(databaseUrl,
+    "SELECT id, attempt FROM deliveries WHERE workspace_id = $1 AND state = 'DEAD' AND last_status_code = 401", [workspaceId])
+  const refusedToDeath = refused.map((d) => `delivery ${d.id} dead after ${d.attempt} attempts, the last refused 401`)
+  return { lostEvents, postsNotOnce, countedTwice, packagesNotOnce, stuck, refusedToDeath }
 }
 
 /** Final states the jobs of the workspace ended in, counted (the table's context: a failed job has its reason). */

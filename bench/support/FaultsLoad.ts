@@ -7,6 +7,8 @@ type Node = { readonly url: string; readonly adminToken: string }
 
 export interface FaultsWorkspace {
   readonly workspaceId: string
+  /** The webhook's `whsec_…` secret, for the receiver to verify what it gets. */
+  readonly webhookSecret: string
   readonly key: string
   readonly streamId: string
   readonly queueId: string
@@ -31,7 +33,7 @@ export const prepareFaults = async (node: Node, webhookUrl: string): Promise<Fau
     name: "Fault matrix",
     ownerEmail: "owner@example.test"
   })).json.accountId
-  await call(`${node.url}/admin/workspaces/${workspaceId}/webhook`, "PUT", admin, { url: webhookUrl })
+  const webhookSecret: string = (await call(`${node.url}/admin/workspaces/${workspaceId}/webhook`, "PUT", admin, { url: webhookUrl })).json.secret
   const key: string = (await call(`${node.url}/admin/workspaces/${workspaceId}/keys`, "POST", admin, { scopes: ["*"] })).json.apiKey
   await call(`${node.url}/v1/brands`, "POST", key, { name: "House" })
   const streamId: string = (await call(`${node.url}/v1/streams`, "POST", key, { name: "Prices", templateId: MARKET })).json.stream.id
@@ -42,7 +44,7 @@ export const prepareFaults = async (node: Node, webhookUrl: string): Promise<Fau
   await channel(node, key, { name: "List shorts", deliverByWebhook: true, deliverByEmail: false }, { kind: "QUEUE", queueId })
   await channel(node, key, { name: "Index close", deliverByWebhook: true, deliverByEmail: false },
     { kind: "BROADCAST", ...FEED, templateVariant: "compact" })
-  return { workspaceId, key, streamId, queueId }
+  return { workspaceId, webhookSecret, key, streamId, queueId }
 }
 
 export interface MixPlan {

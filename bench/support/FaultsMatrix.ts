@@ -1,6 +1,16 @@
 import { dumpUnrecovered, loggedErrors, loggedProblems } from "./FaultsDump.js"
 import { fmt, log, sleep, table } from "./Common.js"
-import { diskFull, type Fault, killMidDelivery, killMidRender, postgresRestart, receiverDown, smtpRefusing, stopNode } from "./Faults.js"
+import {
+  diskFull,
+  type Fault,
+  killMidDelivery,
+  killMidRender,
+  postgresRestart,
+  receiverDown,
+  receiverDownSigned,
+  smtpRefusing,
+  stopNode
+} from "./Faults.js"
 import { checkInvariants, describeInvariants, failureReasons, holds, type Invariants, jobStates } from "./FaultsChecks.js"
 import { type MixPlan, prepareFaults, startMix } from "./FaultsLoad.js"
 import { type FaultsRig, startFaultsRig } from "./FaultsRig.js"
@@ -14,6 +24,8 @@ export interface FaultsProfile {
   /** How long after a fault the invariants may take to hold before the fault counts as not recovered. */
   readonly recoveryWindowMs: number
   readonly retrySchedule: string
+  /** How much faster than real time the nodes' signing clock runs: the retry schedule's waits in signed time. */
+  readonly signedClockRate: number
   readonly faults: ReadonlyArray<Fault>
 }
 
@@ -24,7 +36,17 @@ export const shortProfile: FaultsProfile = {
   baselineMs: 5000,
   recoveryWindowMs: 120_000,
   retrySchedule: "1s,1s,2s,2s,5s",
-  faults: [killMidRender, killMidDelivery, stopNode(10), postgresRestart(3), receiverDown(5), smtpRefusing(5), diskFull(5)]
+  signedClockRate: 120,
+  faults: [
+    killMidRender,
+    killMidDelivery,
+    stopNode(10),
+    postgresRestart(3),
+    receiverDown(5),
+    receiverDownSigned(10),
+    smtpRefusing(5),
+    diskFull(5)
+  ]
 }
 
 export const fullProfile: FaultsProfile = {
@@ -34,7 +56,17 @@ export const fullProfile: FaultsProfile = {
   baselineMs: 15_000,
   recoveryWindowMs: 180_000,
   retrySchedule: "2s,2s,5s,10s,20s,30s",
-  faults: [killMidRender, killMidDelivery, stopNode(30), postgresRestart(5), receiverDown(60), smtpRefusing(30), diskFull(20)]
+  signedClockRate: 10,
+  faults: [
+    killMidRender,
+    killMidDelivery,
+    stopNode(30),
+    postgresRestart(5),
+    receiverDown(60),
+    receiverDownSigned(10),
+    smtpRefusing(30),
+    diskFull(20)
+  ]
 }
 
 export interface FaultRow {
@@ -67,11 +99,12 @@ const recover = async (rig: FaultsRig, workspaceId: string, acceptedIds: () => A
 
 /** Runs the profile: rig, steady mix, each fault in turn with its recovery and checks; answers one row per fault. */
 export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsRig) => void) => {
-  const rig = await startFaultsRig(profile.retrySchedule)
+  const rig = await startFaultsRig(profile.retrySchedule, profile.signedClockRate)
   rigReady?.(rig)
   const rows: Array<FaultRow> = []
   try {
     const ws = await prepareFaults(rig.nodes[0]!, rig.receiver.url)
+    rig.receiver.verifyWith(ws.webhookSecret)
     const mix = startMix(ws, () => rig.nodes.filter((n) => n.process.exitCode === null && n.process.signalCode === null), profile.mix)
     const acceptedIds = () => mix.accepted.map((a) => a.ingestEventId)
     try {
@@ -109,7 +142,15 @@ export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsR
     loggedErrors(rig.nodes, 5).forEach((line) => log(`  ${line}`))
     const states = await jobStates(rig.db.url, ws.workspaceId)
     const failures = await failureReasons(rig.db.url, ws.workspaceId)
-    return { rows, states, failures, accepted: mix.accepted.length, refused: mix.refused, sinkMessages: rig.sink.messages.length }
+    return {
+      rows,
+      states,
+      failures,
+      accepted: mix.accepted.length,
+      refused: mix.refused,
+      sinkMessages: rig.sink.messages.length,
+      unverified: rig.receiver.refused()
+    }
   } finally {
     await rig.stop()
   }

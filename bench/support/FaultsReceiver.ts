@@ -1,5 +1,6 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
+import { verifyWebhook } from "../../src/receiver/Verify.js"
 import { readingCalls } from "../../test/cluster/HoldingReceiver.js"
 
 /** One webhook call as it arrived: its delivery id, the posts it carried and the process that sent it. */
@@ -14,15 +15,29 @@ export interface FaultCall {
 /**
  * The matrix's loopback webhook receiver: answers 200 `{}` and records every call (duplicates included). It can go
  * down (stops listening, drops its connections: the sender sees connection refused) and come back on the same port,
- * and can hold the calls that arrive until `release()`, their connections open.
+ * and can hold the calls that arrive until `release()`, their connections open. Once told the secret, it verifies
+ * every call as a receiver does (5 minutes' tolerance, at the rig's signing clock) and refuses, 401, one that fails.
  */
-export const startFaultsReceiver = async (senders: () => ReadonlyArray<number>) => {
+export const startFaultsReceiver = async (senders: () => ReadonlyArray<number>, signedNow: () => number) => {
   const calls: Array<FaultCall> = []
   let holding = false
   const releaseHeld: Array<() => void> = []
   let port = 0
+  let secret: string | undefined
+  let refused = 0
+  // Every call is judged on its signature and time; a repeated id is the service's to avoid (postsNotOnce counts it).
+  const remembersNothing = { has: () => false, add: () => undefined }
 
   const server = http.createServer(readingCalls(() => port, senders, (call, res) => {
+    const verdict = secret === undefined
+      ? undefined
+      : verifyWebhook(secret, call.headers as Record<string, string>, call.body, { now: signedNow, seen: remembersNothing })
+    if (verdict !== undefined && !verdict.ok) {
+      refused++
+      res.writeHead(verdict.status, { "content-type": "application/json" })
+      res.end(JSON.stringify({ error: { code: verdict.code, message: verdict.message } }))
+      return
+    }
     const held = holding
     calls.push({ webhookId: call.webhookId, postIds: call.postIds, receivedAt: call.receivedAt, senderPid: call.senderPid, held })
     const answer = () => {
@@ -47,6 +62,11 @@ export const startFaultsReceiver = async (senders: () => ReadonlyArray<number>) 
         server.closeAllConnections()
       }),
     up: listen,
+    verifyWith: (whsec: string) => {
+      secret = whsec
+    },
+    /** Calls refused for their signature or timestamp so far. */
+    refused: () => refused,
     hold: () => {
       holding = true
     },

@@ -21,6 +21,8 @@ export interface FaultsRig {
   readonly nodes: ReadonlyArray<TestNode>
   readonly receiver: FaultsReceiver
   readonly sink: SmtpSink
+  /** The nodes sign webhooks on a clock `rate` times as fast as real time from `origin` (TEST_CLOCK_RATE). */
+  readonly clock: { readonly origin: number; readonly rate: number; readonly now: () => number }
   /** Replaces a dead node with a fresh one on the same database and DATA_DIR. */
   readonly replace: (dead: TestNode) => Promise<TestNode>
   /** Kills a node with SIGKILL, and at once its drawer and ffmpeg children (they outlive their parent otherwise). */
@@ -28,17 +30,25 @@ export interface FaultsRig {
   readonly stop: () => Promise<void>
 }
 
-export const startFaultsRig = async (retrySchedule: string): Promise<FaultsRig> => {
+export const startFaultsRig = async (retrySchedule: string, signedClockRate: number): Promise<FaultsRig> => {
   const pg = await startPrivatePostgres()
   const data = mountDataVolume(fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-faults-")))
   let nodes: ReadonlyArray<TestNode> = []
-  const receiver = await startFaultsReceiver(() => nodes.map((n) => n.process.pid!))
+  const origin = Date.now()
+  const clock = { origin, rate: signedClockRate, now: () => origin + (Date.now() - origin) * signedClockRate }
+  const receiver = await startFaultsReceiver(() => nodes.map((n) => n.process.pid!), clock.now)
   const sink = await startSmtpSink()
   const cluster = await startCluster("faults", {
     nodes: 3,
     adminUrl: pg.adminUrl,
     dataDir: data.path,
-    env: { ALLOW_PRIVATE_URLS: "true", DELIVERY_RETRY_SCHEDULE: retrySchedule, SMTP_URL: sink.url }
+    env: {
+      ALLOW_PRIVATE_URLS: "true",
+      DELIVERY_RETRY_SCHEDULE: retrySchedule,
+      SMTP_URL: sink.url,
+      TEST_CLOCK_RATE: String(signedClockRate),
+      TEST_CLOCK_ORIGIN: String(origin)
+    }
   })
   nodes = cluster.nodes
   return {
@@ -48,6 +58,7 @@ export const startFaultsRig = async (retrySchedule: string): Promise<FaultsRig> 
     nodes,
     receiver,
     sink,
+    clock,
     replace: cluster.replace,
     kill: async (node) => {
       const children = childrenOf(node.process.pid!)

@@ -12,6 +12,7 @@ import {
   type LoggedDelivery,
   type StoredDelivery
 } from "./DeliveriesQuery.js"
+import { hideReceiptLinks, hideReceiptLinksInEmail } from "./ReceiptRedaction.js"
 
 const redeliverable = new Set(["DEAD", "RETRYING"])
 
@@ -41,16 +42,18 @@ const parsedOrText = (text: string): unknown => {
   }
 }
 
-const bodyOf = (d: StoredDelivery) => {
+const bodyOf = (d: StoredDelivery, showReceipts: boolean) => {
   if (d.body === null) return { body: null, bodyBytes: null, bodyTruncated: false }
   if (d.via === "webhook") {
-    const text = new TextDecoder().decode(d.body)
+    const sent = new TextDecoder().decode(d.body)
+    const text = showReceipts ? sent : hideReceiptLinks(sent)
     return { body: parsedOrText(text), bodyBytes: text, bodyTruncated: false }
   }
   const truncated = (d.bodySize ?? 0) > EMAIL_TEXT_MAX_BYTES
   // A stored excerpt may end inside a character: decoding as a stream leaves that last part out instead of showing a
   // replacement character.
-  return { body: new TextDecoder().decode(d.body, { stream: truncated }), bodyBytes: null, bodyTruncated: truncated }
+  const message = new TextDecoder().decode(d.body, { stream: truncated })
+  return { body: showReceipts ? message : hideReceiptLinksInEmail(message), bodyBytes: null, bodyTruncated: truncated }
 }
 
 const attemptOf = (a: AttemptRow) => ({
@@ -74,8 +77,11 @@ const make = Effect.gen(function*() {
     return { deliveries: rows.map(rowOf) }
   })
 
-  /** Another workspace's delivery answers exactly like a missing one. */
-  const get = Effect.fn("Deliveries.get")(function*(workspaceId: WorkspaceId, id: string) {
+  /**
+   * Another workspace's delivery answers exactly like a missing one. Receipt links are hidden unless `showReceipts`
+   * (the caller holds RECEIPTS_SHOWN_TO).
+   */
+  const get = Effect.fn("Deliveries.get")(function*(workspaceId: WorkspaceId, id: string, showReceipts: boolean) {
     const [found, attempts] = yield* query.findWithAttempts(workspaceId, id)
     if (Option.isNone(found)) return yield* new NotFound({ message: `No delivery ${id}.` })
     const d = found.value
@@ -84,13 +90,13 @@ const make = Effect.gen(function*() {
       url: d.url,
       recipients: d.recipients,
       headers: d.headers,
-      ...bodyOf(d),
+      ...bodyOf(d, showReceipts),
       attempts: attempts.map(attemptOf)
     }
     return { delivery }
   })
 
-  const redeliver = Effect.fn("Deliveries.redeliver")(function*(workspaceId: WorkspaceId, id: string) {
+  const redeliver = Effect.fn("Deliveries.redeliver")(function*(workspaceId: WorkspaceId, id: string, showReceipts: boolean) {
     const standing = yield* query.standing(workspaceId, id)
     if (Option.isNone(standing)) return yield* new NotFound({ message: `No delivery ${id}.` })
     const { owner, state } = standing.value
@@ -105,7 +111,7 @@ const make = Effect.gen(function*() {
       workspaceId,
       deliveryId: id
     }))
-    return yield* get(workspaceId, id)
+    return yield* get(workspaceId, id, showReceipts)
   })
 
   return { list, get, redeliver }

@@ -73,10 +73,13 @@ export const Delivery = Schema.Struct({
   }),
   body: Schema.Unknown.annotations({
     description: "Webhook: the body parsed as JSON. Email: the message text (RFC 5322), at most 64 KB. Null before " +
-      "an email is composed."
+      "an email is composed. Receipt links (`/v1/receipts/…`, which let their holder set a post's platformPostId " +
+      "and permalink) are shown only to a caller holding `posts:write`; to others each one ends in `?hidden` " +
+      "instead of its signature, and an email's text parts are shown decoded."
   }),
   bodyBytes: Schema.NullOr(Schema.String).annotations({
-    description: "Webhook: the exact body text that was signed and sent; null for email."
+    description: "Webhook: the exact body text that was signed and sent (receipt links hidden as in `body` from a " +
+      "caller without `posts:write`); null for email."
   }),
   bodyTruncated: Schema.Boolean.annotations({ description: "True when the email text in `body` was cut at 64 KB." }),
   attempts: Schema.Array(DeliveryAttempt).annotations({ description: "Every attempt, in order." })

@@ -302,7 +302,8 @@ describe("GET /v1/deliveries/{id}", () => {
       { attempt: 2, redelivery: false, durationMs: 15000, statusCode: null, error: "no answer within 15 s", answer: null },
       { attempt: 3, redelivery: false, durationMs: 80, statusCode: 503, error: "HTTP 503", answer: "busy" },
       { attempt: 4, redelivery: true, durationMs: 75, statusCode: 503, error: "HTTP 503", answer: "still busy" }
-    ].map((a, i) => ({ ...a, startedAt: (stored[i]!.started_at as Date).toISOString() })))
+      // Recorded without the headers they went out with (as attempts from before the log kept them).
+    ].map((a, i) => ({ ...a, headers: null, startedAt: (stored[i]!.started_at as Date).toISOString() })))
   })
 
   it("answers an email with its recipients and its text cut at 64 KB, never inside a character", async () => {
