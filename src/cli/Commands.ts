@@ -222,6 +222,22 @@ export const commands: ReadonlyArray<Command> = [
     admin: true,
     call: (client, _args, options) =>
       client.admin.createPlatformKey({ payload: { name: textOf(options, "name") }, withResponse: true })
+  },
+  {
+    words: ["platform-key", "list"],
+    summary: "list the platform keys with when each was created and revoked (never the keys themselves)",
+    args: [],
+    options: {},
+    admin: true,
+    call: (client) => client.admin.listPlatformKeys({ withResponse: true })
+  },
+  {
+    words: ["platform-key", "revoke"],
+    summary: "revoke a platform key: it is refused (401) from then on, on every node",
+    args: ["keyId"],
+    options: {},
+    admin: true,
+    call: (client, [keyId]) => client.admin.revokePlatformKey({ path: { keyId: segment(keyId) }, withResponse: true })
   }
 ]
 

@@ -108,6 +108,33 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .setPayload(Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(120))) }))
       .addSuccess(Schema.Struct({ keyId: Schema.String, apiKey: Schema.String }), { status: 201 })
   )
+  .add(
+    HttpApiEndpoint.get("listPlatformKeys", "/platform-keys")
+      .annotate(OpenApi.Summary, "List platform keys")
+      .annotate(
+        OpenApi.Description,
+        "Every platform key, oldest first, revoked ones included (`revokedAt` set); never the key itself."
+      )
+      .addSuccess(Schema.Struct({
+        keys: Schema.Array(Schema.Struct({
+          keyId: Schema.String,
+          name: Schema.NullOr(Schema.String),
+          createdAt: Schema.Date,
+          revokedAt: Schema.NullOr(Schema.Date)
+        }))
+      }))
+  )
+  .add(
+    HttpApiEndpoint.post("revokePlatformKey", "/platform-keys/:keyId/revoke")
+      .annotate(OpenApi.Summary, "Revoke a platform key")
+      .annotate(
+        OpenApi.Description,
+        "The key answers 401 from then on, on every node; revoking it again answers the same. An unknown key is 404."
+      )
+      .setPath(Schema.Struct({ keyId: Schema.String }))
+      .addSuccess(Schema.Struct({ revoked: Schema.Literal(true) }))
+      .addError(NotFound)
+  )
   .addError(SchemaValidation)
   .middleware(AdminAuthentication)
   .prefix("/admin")

@@ -16,4 +16,6 @@ export const AdminHttpLive = HttpApiBuilder.group(ClipwrightApi, "admin", (handl
       .handle("addMember", ({ path, payload }) => identity.addMember(path.accountId, payload.email, payload.role))
       .handle("setTemplates", ({ path, payload }) => clearance.set(path.accountId, payload.templateIds))
       .handle("createPlatformKey", ({ payload }) => identity.createPlatformKey(payload.name ?? null))
+      .handle("listPlatformKeys", () => identity.listPlatformKeys())
+      .handle("revokePlatformKey", ({ path }) => identity.revokePlatformKey(path.keyId))
   }))

@@ -11,6 +11,7 @@ import { isLive } from "./ApiKey.js"
 import { IdentityRepo } from "./IdentityRepo.js"
 import type { MemberRole } from "./Member.js"
 import { makeKeyCache } from "./KeyCache.js"
+import { ConfigChanges, EVERY_WORKSPACE } from "../sql/ConfigChanges.js"
 
 export const hashKey = (apiKey: string) => crypto.createHash("sha256").update(apiKey).digest("hex")
 
@@ -21,6 +22,7 @@ const KEY_CACHE_TTL_MS = 2000
 const make = Effect.gen(function*() {
   const repo = yield* IdentityRepo
   const config = yield* AppConfig
+  const changes = yield* ConfigChanges
 
   const lookup = (hash: string) =>
     repo.findKeyByHash(hash).pipe(
@@ -34,6 +36,14 @@ const make = Effect.gen(function*() {
       })))
     )
   const cache = makeKeyCache(KEY_CACHE_TTL_MS, lookup)
+  yield* changes.listen(cache.forget)
+  /**
+   * A revocation is announced to every node, and heard within milliseconds; but a request already reading a node's
+   * cache may still be answered from it. Every entry read before the revocation committed has expired one TTL later,
+   * so answering only then makes `{ revoked: true }` mean the key is refused on every node from then on.
+   */
+  const revokedEverywhere = (workspaceId: string) =>
+    Effect.zipRight(changes.announce(workspaceId), Effect.sleep(KEY_CACHE_TTL_MS))
 
   const requireWorkspace = (accountId: WorkspaceId) =>
     repo.findWorkspace(accountId).pipe(
@@ -75,7 +85,7 @@ const make = Effect.gen(function*() {
   const revokeKey = Effect.fn("Identity.revokeKey")(function*(accountId: WorkspaceId, keyId: string) {
     const revoked = yield* repo.revokeKey(accountId, keyId)
     if (!revoked) return yield* new NotFound({ message: `No key ${keyId} in workspace ${accountId}.` })
-    yield* cache.clear
+    yield* revokedEverywhere(accountId)
     yield* Effect.logInfo("API key revoked").pipe(Effect.annotateLogs({ accountId, keyId }))
     return { revoked: true as const }
   })
@@ -91,7 +101,24 @@ const make = Effect.gen(function*() {
       keyHash: hashKey(apiKey),
       scopes: [PLATFORM_SCOPE]
     })
+    yield* Effect.logInfo("Platform key created").pipe(Effect.annotateLogs({ keyId }))
     return { keyId, apiKey }
+  })
+
+  const listPlatformKeys = Effect.fn("Identity.listPlatformKeys")(function*() {
+    const keys = yield* repo.listPlatformKeys
+    return {
+      keys: keys.map((key) => ({ keyId: key.id, name: key.name, createdAt: key.createdAt, revokedAt: key.revokedAt }))
+    }
+  })
+
+  const revokePlatformKey = Effect.fn("Identity.revokePlatformKey")(function*(keyId: string) {
+    const revoked = yield* repo.revokePlatformKey(keyId)
+    if (!revoked) return yield* new NotFound({ message: `No platform key ${keyId}.` })
+    // A platform key's principal has no workspace: every node forgets every cached key.
+    yield* revokedEverywhere(EVERY_WORKSPACE)
+    yield* Effect.logInfo("Platform key revoked").pipe(Effect.annotateLogs({ keyId }))
+    return { revoked: true as const }
   })
 
   const setWebhook = Effect.fn("Identity.setWebhook")(function*(accountId: WorkspaceId, url: string) {
@@ -120,6 +147,8 @@ const make = Effect.gen(function*() {
     createKey,
     revokeKey,
     createPlatformKey,
+    listPlatformKeys,
+    revokePlatformKey,
     setWebhook,
     addMember
   }
@@ -129,7 +158,7 @@ export class Identity extends Context.Tag("clipwright/services/Identity")<
   Identity,
   Effect.Effect.Success<typeof make>
 >() {
-  static readonly layer = Layer.effect(Identity, make)
+  static readonly layer = Layer.scoped(Identity, make)
   /** The edge resolves bearer keys through this area. */
   static readonly apiKeys = Layer.effect(ApiKeys, Effect.map(Identity, (identity) => ({ authenticate: identity.authenticate })))
 }

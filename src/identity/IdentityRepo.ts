@@ -8,7 +8,10 @@ import { LimitsChange, Workspace } from "./Workspace.js"
 const workspaceColumns = "id, name, owner_email, render_allowance, storage_mb, seats, limits_overridden, " +
   "media_share_percent, webhook_url, created_at"
 
-/** Workspaces, their keys and members. Every method is by the workspace's id, except the key lookup by its hash. */
+/**
+ * Workspaces, their keys and members. Every method is by the workspace's id, except the key lookup by its hash and
+ * the platform keys (which belong to no workspace).
+ */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
 
@@ -39,6 +42,18 @@ const make = Effect.gen(function*() {
     execute: ({ keyId, workspaceId }) =>
       sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
           WHERE id = ${keyId} AND workspace_id = ${workspaceId} RETURNING id`
+  })
+  const listPlatformKeys = SqlSchema.findAll({
+    Request: Schema.Void,
+    Result: ApiKey.select.pick("id", "name", "createdAt", "revokedAt"),
+    execute: () => sql`SELECT id, name, created_at, revoked_at FROM api_keys WHERE kind = 'platform' ORDER BY created_at, id`
+  })
+  const revokePlatformKey = SqlSchema.findOne({
+    Request: Schema.String,
+    Result: Schema.Struct({ id: Schema.String }),
+    execute: (keyId) =>
+      sql`UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
+          WHERE id = ${keyId} AND kind = 'platform' RETURNING id`
   })
   const setWebhook = SqlSchema.void({
     Request: Schema.Struct({ workspaceId: WorkspaceId, url: Schema.String, secret: Schema.String }),
@@ -75,6 +90,11 @@ const make = Effect.gen(function*() {
     /** False when the workspace has no such key. */
     revokeKey: (workspaceId: WorkspaceId, keyId: string) =>
       Effect.orDie(Effect.map(revokeKey({ workspaceId, keyId }), (row) => row._tag === "Some")),
+    /** Platform keys belong to no workspace: the operator's, listed whole. */
+    listPlatformKeys: Effect.orDie(listPlatformKeys(undefined)),
+    /** False when there is no such platform key. */
+    revokePlatformKey: (keyId: string) =>
+      Effect.orDie(Effect.map(revokePlatformKey(keyId), (row) => row._tag === "Some")),
     setWebhook: (workspaceId: WorkspaceId, url: string, secret: string) =>
       Effect.orDie(setWebhook({ workspaceId, url, secret })),
     /** False when the email is already a member. */

@@ -111,6 +111,26 @@ describe("npx clipwright admin", () => {
     expect(Object.keys(json(platform.stdout)).sort()).toEqual(["apiKey", "keyId"])
   })
 
+  it("lists platform keys and revokes one: the key is refused from then on", async () => {
+    const { apiKey, keyId } = json((await cli(["admin", "platform-key", "create", "--name", "to revoke"], env)).stdout)
+    expect((await client(node, apiKey).get("/v1/broadcasts")).status).toBe(200)
+    const listed = await cli(["admin", "platform-key", "list"], env)
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(json(listed.stdout).keys).toContainEqual({ keyId, name: "to revoke", createdAt: expect.any(String), revokedAt: null })
+    expect(listed.stdout).not.toContain(apiKey)
+
+    const revoked = await cli(["admin", "platform-key", "revoke", keyId], env)
+    expect(revoked.code, revoked.stderr).toBe(0)
+    expect(json(revoked.stdout)).toEqual({ revoked: true })
+    expect((await client(node, apiKey).get("/v1/broadcasts")).status).toBe(401)
+    const after = json((await cli(["admin", "platform-key", "list"], env)).stdout).keys
+    expect(after.find((k: { keyId: string }) => k.keyId === keyId).revokedAt).toEqual(expect.any(String))
+
+    const unknown = await cli(["admin", "platform-key", "revoke", "01ARZ3NDEKTSV4RRFFQ69G5FAV"], env)
+    expect(unknown.code).toBe(1)
+    expect(json(unknown.stderr).error.code).toBe("not_found")
+  })
+
   it("reads the node address from --url and the token from DATA_DIR/admin-token", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-cli-"))
     fs.writeFileSync(path.join(dataDir, "admin-token"), `${node.adminToken}\n`)
@@ -173,6 +193,8 @@ describe("npx clipwright admin", () => {
       expect(help.stdout).toContain(`clipwright admin ${words}`)
     }
     expect(help.stdout).toContain("platform-key create")
+    expect(help.stdout).toContain("platform-key list")
+    expect(help.stdout).toContain("platform-key revoke <keyId>")
     const one = await cli(["admin", "limits", "set", "--help"])
     expect(one.code).toBe(0)
     expect(one.stdout).toContain("--render-allowance N")

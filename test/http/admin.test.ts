@@ -33,7 +33,9 @@ const adminRoutes = () => [
   { method: "PUT", path: `/admin/workspaces/${accountId}/webhook`, body: { url: `https://${PUBLIC_IP}/clips` } },
   { method: "POST", path: `/admin/workspaces/${accountId}/members`, body: { email: "no@example.com", role: "member" } },
   { method: "PUT", path: `/admin/workspaces/${accountId}/limits`, body: { seats: 1 } },
-  { method: "POST", path: "/admin/platform-keys", body: {} }
+  { method: "POST", path: "/admin/platform-keys", body: {} },
+  { method: "GET", path: "/admin/platform-keys", body: undefined },
+  { method: "POST", path: `/admin/platform-keys/${UNKNOWN}/revoke`, body: undefined }
 ]
 
 describe("admin token", () => {
