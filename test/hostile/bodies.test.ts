@@ -100,4 +100,13 @@ describe("bodies without a length", () => {
     }
     expect((await fetch(`${node.url}/health`)).status).toBe(200)
   }, 120_000)
+
+  it("a receipt form (read by the platform whole) sent chunked past its limit is 413, /health answers throughout", async () => {
+    const url = `${node.url}/v1/receipts/01ARZ3NDEKTSV4RRFFQ69G5FAV?exp=1&sig=x`
+    const sending = streamUpload(url, "none", new Uint8Array(16), 40 * MB, "r.txt")
+    const health = await healthDuring(sending)
+    const r = await sending
+    expect(r.status, r.text.slice(0, 300)).toBe(413)
+    expect(health.every((s) => s === 200), String(health)).toBe(true)
+  }, 120_000)
 })
