@@ -15,6 +15,7 @@ import m0014 from "./0014_queues.js"
 import m0015 from "./0015_template_clearances.js"
 import m0016 from "./0016_trace_parent.js"
 import m0017 from "./0017_sweeps.js"
+import m0018 from "./0018_blob_sweeps.js"
 import m0019 from "./0019_attempt_headers.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
@@ -36,5 +37,6 @@ export const migrations = {
   "0015_template_clearances": m0015,
   "0016_trace_parent": m0016,
   "0017_sweeps": m0017,
+  "0018_blob_sweeps": m0018,
   "0019_attempt_headers": m0019
 }

@@ -33,6 +33,7 @@ import { RenderedClipNeeds } from "./renders/clips/RenderedClipNeeds.js"
 import { RendersLive } from "./renders/RendersLive.js"
 import { DatabaseLive } from "./sql/Database.js"
 import { LocalBlobStorage } from "./storage/LocalBlobStorage.js"
+import { OrphanBlobSweepLive } from "./media/OrphanBlobs.js"
 import { DrawingRenderer } from "./render/DrawingRenderer.js"
 import { StreamsLive } from "./streams/StreamsLive.js"
 import { SystemHttpLive } from "./system/SystemHttp.js"
@@ -77,7 +78,7 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
 }))
 
 /** One node: HTTP API and the cluster runner hosting every entity, over SQL and file storage. The only composition root. */
-export const NodeLive = Layer.mergeAll(HttpLive, EntitiesLive, MetricsSamplerLive).pipe(
+export const NodeLive = Layer.mergeAll(HttpLive, EntitiesLive, MetricsSamplerLive, OrphanBlobSweepLive).pipe(
   Layer.provide(AreasLive),
   Layer.provideMerge(Layer.merge(LocalBlobStorage.layer, DrawingRenderer.layer)),
   Layer.provideMerge(ClusterLive),

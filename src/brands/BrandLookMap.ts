@@ -19,7 +19,8 @@ const fontSlots = ["primary", "secondary", "tertiary", "frame"] as const
 export const localized = (files: Readonly<Record<string, SlotFile>> | null | undefined, locale: string) => {
   if (files === null || files === undefined) return null
   const base = baseLanguage(locale)
-  return files[locale] ?? (base === undefined ? undefined : files[base]) ?? files["default"] ?? null
+  const own = (key: string | undefined) => key !== undefined && Object.hasOwn(files, key) ? files[key] : undefined
+  return own(locale) ?? own(base) ?? own("default") ?? null
 }
 
 const fontOf = (style: BrandStyle, slot: string): SlotFile | null =>

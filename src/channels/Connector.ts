@@ -39,10 +39,10 @@ const make = Effect.gen(function*() {
   })
 
   const script = Effect.fn("Connector.script")(function*(language: string) {
-    const found = connectorScripts[language]
+    const found = connectorScripts.get(language)
     if (found === undefined) {
       return yield* new NotFound({
-        message: `No connector script for ${language}; known: ${Object.keys(connectorScripts).join(", ")}.`
+        message: `No connector script for ${language}; known: ${[...connectorScripts.keys()].join(", ")}.`
       })
     }
     return { language, ...found }

@@ -46,7 +46,8 @@ class Receiver(BaseHTTPRequestHandler):
 HTTPServer(("", int(os.environ.get("PORT", "8787"))), Receiver).serve_forever()
 `
 
-export const connectorScripts: Record<string, { readonly filename: string; readonly script: string }> = {
-  node: { filename: "connector.mjs", script: node },
-  python: { filename: "connector.py", script: python }
-}
+/** By language; a Map, since the language comes from the request path. */
+export const connectorScripts: ReadonlyMap<string, { readonly filename: string; readonly script: string }> = new Map([
+  ["node", { filename: "connector.mjs", script: node }],
+  ["python", { filename: "connector.py", script: python }]
+])

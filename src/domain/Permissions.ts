@@ -80,7 +80,7 @@ export const requirementFor = (method: string, path: string): Requirement => {
     case "renders":
       return segments[2] === "quota" ? permission("allowance:read") : { _tag: "OwnerOnly" }
   }
-  const area = areaBySegment[first] ?? first
+  const area = Object.hasOwn(areaBySegment, first) ? areaBySegment[first]! : first
   return permission(`${area}:${mode}`, publicSegments.has(first) && !write)
 }
 

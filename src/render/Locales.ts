@@ -41,7 +41,7 @@ const canonical = (locale: string): string => {
 /** The script family to draw a locale with, or undefined when no shipped font covers it. */
 export const scriptOf = (locale: string): Script | undefined => {
   const c = canonical(locale)
-  const exact = regional[c]
+  const exact = Object.hasOwn(regional, c) ? regional[c] : undefined
   if (exact !== undefined) return exact
   const [lang = "", region] = c.split("-")
   if (lang === "zh") {

@@ -46,6 +46,8 @@ export interface BlobStorageService {
   readonly verify: (key: string, sha256: string) => Effect.Effect<void, BlobNotFound | BlobCorrupt>
   /** The bytes, or the inclusive `range` of them (clamped at the end of the file). */
   readonly readStream: (key: string, range?: ByteRange) => Stream.Stream<Uint8Array, BlobNotFound>
+  /** Keys of the files under the folder `prefix` (such as `media`) last written before `before` (epoch ms). */
+  readonly listWrittenBefore: (prefix: string, before: number) => Effect.Effect<ReadonlyArray<string>>
   /** A path that tools such as ffmpeg can read; it does not check that the blob exists. */
   readonly localPath: (key: string) => Effect.Effect<string>
   /**

@@ -70,3 +70,16 @@ export const sweepOld = async (dir: string, maxAgeMs: number, now: number): Prom
     if (stat !== undefined && stat.isFile() && now - stat.mtimeMs > maxAgeMs) await removeQuietly(file)
   }
 }
+
+/** Keys (paths relative to `root`, `/`-separated) of the files under `folder` last modified before `before`. */
+export const filesWrittenBefore = async (root: string, folder: string, before: number): Promise<Array<string>> => {
+  const entries = await fsp.readdir(folder, { recursive: true, withFileTypes: true }).catch(() => [])
+  const keys: Array<string> = []
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const file = path.join(entry.parentPath, entry.name)
+    const stat = await fsp.stat(file).catch(() => undefined)
+    if (stat !== undefined && stat.mtimeMs < before) keys.push(path.relative(root, file).split(path.sep).join("/"))
+  }
+  return keys
+}

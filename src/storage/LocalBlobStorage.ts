@@ -9,6 +9,7 @@ import { AppConfig } from "../Config.js"
 import { BlobStorage, type BlobStorageService, type ByteRange } from "./BlobStorage.js"
 import { BlobCorrupt, BlobNotFound, BlobTooLarge } from "./Errors.js"
 import {
+  filesWrittenBefore,
   hashFile,
   isCrossDevice,
   isNotFound,
@@ -174,6 +175,11 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
         )
       })).pipe(Stream.withSpan("BlobStorage.readStream", { attributes: { "blob.key": key } }))
 
+    const listWrittenBefore = Effect.fn("BlobStorage.listWrittenBefore")(function*(prefix: string, before: number) {
+      const folder = yield* resolveKey(root, prefix)
+      return yield* io(() => filesWrittenBefore(root, folder, before))
+    })
+
     const tempPath = (suffix = "") =>
       TEMP_SUFFIX.test(suffix)
         ? Effect.acquireRelease(Effect.sync(() => newTemp(suffix)), (file) => io(() => removeQuietly(file)))
@@ -186,6 +192,7 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       delete: remove,
       readStream,
       verify,
+      listWrittenBefore,
       localPath: (key) => resolveKey(root, key),
       tempPath
     } satisfies BlobStorageService

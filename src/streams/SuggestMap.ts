@@ -29,15 +29,15 @@ export const templateFields = (build: Build): ReadonlyArray<TemplateFieldInfo> =
   return walk(contentFields(build.limits), "", true)
 }
 
-const synonyms: Record<string, ReadonlyArray<string>> = {
-  headline: ["headline", "title", "heading", "name"],
-  subline: ["subline", "subtitle", "summary", "description", "lede"],
-  figures: ["figures", "metrics", "stats", "numbers", "values"],
-  bullets: ["bullets", "points", "items", "highlights"],
-  images: ["images", "pictures", "photos"],
-  source: ["source", "provider", "credit"],
-  hashtags: ["hashtags", "tags"]
-}
+const synonyms: ReadonlyMap<string, ReadonlyArray<string>> = new Map([
+  ["headline", ["headline", "title", "heading", "name"]],
+  ["subline", ["subline", "subtitle", "summary", "description", "lede"]],
+  ["figures", ["figures", "metrics", "stats", "numbers", "values"]],
+  ["bullets", ["bullets", "points", "items", "highlights"]],
+  ["images", ["images", "pictures", "photos"]],
+  ["source", ["source", "provider", "credit"]],
+  ["hashtags", ["hashtags", "tags"]]
+])
 
 const normalize = (s: string) => s.toLowerCase().replace(/[^a-z0-9]/g, "")
 
@@ -63,7 +63,7 @@ export const suggestMap = (build: Build, sample: unknown): Record<string, { from
   const suggestion: Record<string, { from: string }> = {}
   for (const field of templateFields(build)) {
     const name = field.key.split("/").pop() ?? ""
-    const wanted = new Set((synonyms[name] ?? [name]).map(normalize))
+    const wanted = new Set((synonyms.get(name) ?? [name]).map(normalize))
     const match = entries.find(([pointer, value]) => wanted.has(normalize(pointer.split("/").pop() ?? "")) && fits(field, value))
     if (match !== undefined) suggestion[field.key] = { from: match[0] }
   }
