@@ -6,6 +6,7 @@ import { type BenchDatabase, benchWorkspace, type BenchWorkspace, eventContent, 
 import { createTestDatabase } from "../../test/support/Database.js"
 import { startNode, type TestNode } from "../../test/support/Node.js"
 import { startReceiver, type Receiver } from "../../test/support/Receiver.js"
+import { newUlid } from "../../src/domain/Ulid.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 const POLL_MS = 100
@@ -69,7 +70,7 @@ export const eventToReceiver = async (node: TestNode, b: BenchWorkspace & { stre
   const n = eventNumber++
   await call(`${node.url}/v1/stream`, "POST", b.key, {
     streamId: b.streamId,
-    eventId: `fair-${process.pid}-${n}`,
+    eventId: newUlid(),
     occurredAt: new Date().toISOString(),
     data: eventContent(1000 + n)
   })
