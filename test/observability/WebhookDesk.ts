@@ -34,6 +34,7 @@ export const openWebhookDesk = async (url: string, adminToken: string, webhookUr
   expect(subscribed.status, subscribed.text).toBe(201)
   return {
     api,
+    accountId,
     send: async () => {
       const sent = await api.post("/v1/stream", {
         streamId: stream.body.stream.id,

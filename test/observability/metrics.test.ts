@@ -86,6 +86,10 @@ describe("metrics", () => {
           found.some((p) => p.attributes["status"] === "PUBLISHED"), 15_000)
       )
       expect(published.find((p) => p.attributes["status"] === "PUBLISHED")?.value).toBe(1)
+      // How long the render waited for its turn, per workspace, as p50 and p95.
+      const waited = yield* Effect.promise(() => points("clipwright.render.queue.wait_quantiles"))
+      expect(waited.map((p) => p.attributes["quantile"])).toEqual(expect.arrayContaining(["0.5", "0.95"]))
+      expect(new Set(waited.map((p) => p.attributes["workspace"]))).toEqual(new Set([desk.accountId]))
       const queue = yield* Effect.promise(() => points("clipwright.render.queue"))
       expect(queue.map((p) => [p.attributes["state"], p.value])).toEqual(expect.arrayContaining([["PENDING", 0]]))
     }).pipe(Effect.scoped), 120_000)

@@ -82,11 +82,18 @@ const make = Effect.gen(function*() {
       }
     }
   })
+  // Once per outage, not once a second: the slots are dealt again every second until the database answers.
+  let warned = false
   yield* Queue.take(wake).pipe(
     Effect.timeout(LOOK_AGAIN),
     Effect.ignore,
     Effect.zipRight(deal),
-    Effect.catchAllCause((cause) => Effect.logWarning("render slots: the queue could not be read", cause)),
+    Effect.tap(() => (warned = false)),
+    Effect.catchAllCause((cause) =>
+      warned ? Effect.void : Effect.zipRight(
+        Effect.sync(() => (warned = true)),
+        Effect.logWarning("render slots: the queue could not be read; renders wait until it can", cause)
+      )),
     Effect.forever,
     Effect.forkScoped
   )
