@@ -25,7 +25,7 @@ const content = {
 
 type Named = { details: string }
 
-describe("a removed stream's history", () => {
+describe("removed names in history", () => {
   it("events received before the delete name it '<name> (removed)' in every log, and search finds it so", async () => {
     const { api } = await workspaceWithKey(node, ["*"], "Removed history", OWNER_EMAIL)
     expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
@@ -79,4 +79,25 @@ describe("a removed stream's history", () => {
     const pipeline = (await api.get("/v1/pipeline")).body.render.recent as Array<Named>
     expect(pipeline.map((r) => r.details).sort()).toEqual(["Lead desk", removed])
   }, 240_000)
+
+  it("a removed channel's jobs name it and its removed brand with ' (removed)'; the brand's name is free again", async () => {
+    const { api } = await workspaceWithKey(node, ["*"], "Removed brand", OWNER_EMAIL)
+    expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
+    const brand = (await api.post("/v1/brands", { name: "Night look" })).body.brand.id as string
+    const streamId = (await api.post("/v1/streams", { name: "Tin desk", templateId: MARKET })).body.stream.id as string
+    const made = await api.post("/v1/channels", { name: "Late", surface: "youtube-shorts", brandId: brand })
+    expect(made.status, made.text).toBe(201)
+    const channel = made.body.channel.id as string
+    expect((await api.post(`/v1/channels/${channel}/subscriptions`, { kind: "STREAM", streamId })).status).toBe(201)
+    const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: "2026-11-25T09:00:00Z", data: content })
+    expect(sent.status, sent.text).toBe(202)
+    const jobId = sent.body.matched[0].postGroupId as string
+    expect((await api.post(`/v1/channels/${channel}/delete`)).status).toBe(200)
+    const gone = await api.post(`/v1/brands/${brand}/delete`)
+    expect(gone.status, gone.text).toBe(200)
+    const job = (await api.get("/v1/jobs?perPage=100")).body.jobs.find((j: { id: string }) => j.id === jobId)
+    expect(job).toMatchObject({ channelName: "Late (removed)", brandName: "Night look (removed)" })
+    const again = await api.post("/v1/brands", { name: "Night look" })
+    expect(again.status, again.text).toBe(201)
+  }, 120_000)
 })
