@@ -15,6 +15,7 @@ import m0014 from "./0014_queues.js"
 import m0015 from "./0015_template_clearances.js"
 import m0016 from "./0016_trace_parent.js"
 import m0017 from "./0017_sweeps.js"
+import m0023 from "./0023_ingest_queue.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -34,5 +35,6 @@ export const migrations = {
   "0014_queues": m0014,
   "0015_template_clearances": m0015,
   "0016_trace_parent": m0016,
-  "0017_sweeps": m0017
+  "0017_sweeps": m0017,
+  "0023_ingest_queue": m0023
 }

@@ -4,12 +4,13 @@ import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
 import { MARKET, newEventId } from "../support/Routes.js"
 import { until } from "../support/Until.js"
+import { addPackage, inSeconds, newList } from "../queues/QueueDesk.js"
 
 let db: TestDatabase
 let node: TestNode
 
 beforeAll(async () => {
-  db = await createTestDatabase("removed_stream_history")
+  db = await createTestDatabase("removed_names")
   node = await startNode({ databaseUrl: db.url })
 })
 
@@ -99,5 +100,24 @@ describe("removed names in history", () => {
     expect(job).toMatchObject({ channelName: "Late (removed)", brandName: "Night look (removed)" })
     const again = await api.post("/v1/brands", { name: "Night look" })
     expect(again.status, again.text).toBe(201)
+  }, 120_000)
+
+  it("a post fired from a list deleted since names it '<name> (removed)' in the ingest log", async () => {
+    const { api } = await workspaceWithKey(node, ["*"], "Removed list", OWNER_EMAIL)
+    const list = await newList(api, "Evening slots")
+    const post = await addPackage(api, list.id, { title: "Nickel note", scheduledFor: inSeconds(1) })
+    const firedEvent = async () => {
+      const lists = (await api.get("/v1/queues")).body.queues as Array<{ id: string; posts: Array<{ id: string; ingestEventId: string | null }> }>
+      return lists.find((l) => l.id === list.id)?.posts.find((p) => p.id === post["id"])?.ingestEventId ?? null
+    }
+    let eventId: string | null = null
+    await until("fired", async () => (eventId = await firedEvent()) !== null, 60_000)
+    const before = await api.get(`/v1/ingest-events/${eventId}`)
+    expect(before.body.event.details).toBe("Evening slots")
+    expect((await api.post(`/v1/queues/${list.id}/delete`)).status).toBe(200)
+    const row = (await api.get("/v1/ingest-events")).body.events.find((e: { id: string }) => e.id === eventId)
+    expect(row.details).toBe("Evening slots (removed)")
+    expect((await api.get(`/v1/ingest-events/${eventId}`)).body.event.details).toBe("Evening slots (removed)")
+    expect((await api.post("/v1/queues", { name: "Evening slots" })).status).toBe(201)
   }, 120_000)
 })
