@@ -17,6 +17,7 @@ import m0016 from "./0016_trace_parent.js"
 import m0017 from "./0017_sweeps.js"
 import m0018 from "./0018_blob_sweeps.js"
 import m0019 from "./0019_attempt_headers.js"
+import m0020 from "./0020_ingest_queue.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -38,5 +39,6 @@ export const migrations = {
   "0016_trace_parent": m0016,
   "0017_sweeps": m0017,
   "0018_blob_sweeps": m0018,
-  "0019_attempt_headers": m0019
+  "0019_attempt_headers": m0019,
+  "0020_ingest_queue": m0020
 }

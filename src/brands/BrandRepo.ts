@@ -72,7 +72,8 @@ const make = Effect.gen(function*() {
   const markDeleted = SqlSchema.void({
     Request: ById,
     execute: ({ id, workspaceId }) =>
-      sql`UPDATE brands SET deleted_at = now(), updated_at = now()
+      // History (a deleted channel's jobs and posts) names it with ' (removed)', as deleted channels and streams.
+      sql`UPDATE brands SET deleted_at = now(), updated_at = now(), name = name || ' (removed)'
           WHERE id = ${id} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })
 

@@ -115,6 +115,7 @@ const make = Effect.gen(function*() {
         streamId: null,
         feedId: bound.feed.id,
         broadcastId: via.broadcastId,
+        queueId: null,
         details: `${bound.source.slug}/${bound.feed.slug}`,
         postTitle: postTitleOf(event.data),
         status,

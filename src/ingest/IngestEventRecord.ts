@@ -28,6 +28,8 @@ export class IngestEventRecord extends Model.Class<IngestEventRecord>("IngestEve
   streamId: Schema.NullOr(Schema.String),
   feedId: Schema.NullOr(Schema.String),
   broadcastId: Schema.NullOr(Schema.String),
+  /** The post list a fired post came from. */
+  queueId: Schema.NullOr(Schema.String),
   /** What the log prints for the input: the stream's name, the feed's source/format, or the post list's name. */
   details: Schema.String,
   postTitle: Schema.NullOr(Schema.String),

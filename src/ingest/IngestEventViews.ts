@@ -1,8 +1,7 @@
 import { Schema } from "effect"
 import { Origin } from "../domain/Origin.js"
-import type { IngestEventRecord } from "./IngestEventRecord.js"
 import { IngestInput, IngestStatus, Problem } from "./IngestEventRecord.js"
-import type { EventJob, ListedEvent } from "./IngestEventsQuery.js"
+import type { EventJob, FoundEvent, ListedEvent } from "./IngestEventsQuery.js"
 import { pagingParams } from "../http/Paging.js"
 
 /** `GET /v1/ingest-events` query: filters, a free-text search and the page. */
@@ -86,7 +85,7 @@ export type IngestEventDetail = typeof IngestEventDetail.Type
 
 const iso = (date: Date | null) => date?.toISOString() ?? null
 
-const rowOf = (row: ListedEvent | IngestEventRecord) => ({
+const rowOf = (row: ListedEvent) => ({
   id: row.id,
   origin: row.origin,
   details: row.details,
@@ -117,9 +116,9 @@ const jobView = (job: EventJob): IngestEventJob => ({
   createdAt: job.createdAt.toISOString()
 })
 
-export const detailView = (row: IngestEventRecord, jobs: ReadonlyArray<EventJob>): IngestEventDetail => ({
+export const detailView = (row: FoundEvent, jobs: ReadonlyArray<EventJob>): IngestEventDetail => ({
   event: {
-    ...rowOf(row),
+    ...rowOf({ ...row, details: row.printedDetails, jobs: jobs.length }),
     locale: row.locale,
     data: row.data,
     document: row.normalized,

@@ -4,6 +4,7 @@ import { Origin } from "../domain/Origin.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { JobRecord } from "../channels/jobs/JobRecord.js"
 import { IngestEventRecord, IngestStatus } from "./IngestEventRecord.js"
+import { eventDetails } from "../sql/SourceNames.js"
 
 const event = IngestEventRecord.fields
 
@@ -23,6 +24,10 @@ export const ListedEvent = Schema.Struct({
   jobs: Schema.Number
 })
 export type ListedEvent = typeof ListedEvent.Type
+
+/** One event whole, with what the log prints for its input now (a removed stream's name ends in ' (removed)'). */
+export const FoundEvent = Schema.Struct({ ...IngestEventRecord.fields, printedDetails: Schema.String })
+export type FoundEvent = typeof FoundEvent.Type
 
 /** A job of one event, with the name its channel has now (a deleted channel keeps its row). */
 export const EventJob = Schema.Struct({ ...JobRecord.fields, channelName: Schema.String })
@@ -48,11 +53,12 @@ const likePattern = (q: string) => `%${q.replace(/[\\%_]/g, "\\$&")}%`
 /** Tenant-scoped reads of the ingest log (`GET /v1/ingest-events`), over `ingest_events_log_idx`. */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const details = eventDetails(sql, "e")
 
   const searched = (q: string | undefined) => {
     if (q === undefined) return []
     const pattern = likePattern(q)
-    return [sql`(e.details ILIKE ${pattern} OR e.post_title ILIKE ${pattern}
+    return [sql`(${details} ILIKE ${pattern} OR e.post_title ILIKE ${pattern}
       OR e.event_id ILIKE ${pattern} OR e.id ILIKE ${pattern})`]
   }
 
@@ -66,7 +72,7 @@ const make = Effect.gen(function*() {
         ...(r.origin === undefined ? [] : [sql`e.origin = ${r.origin}`]),
         ...searched(r.q)
       ]
-      return sql`SELECT e.id, e.origin, e.details, e.post_title, e.event_id, e.status, e.occurred_at,
+      return sql`SELECT e.id, e.origin, ${details} AS details, e.post_title, e.event_id, e.status, e.occurred_at,
             e.received_at, e.input, e.stream_id, e.feed_id,
             (SELECT count(*) FROM jobs j WHERE j.ingest_event_id = e.id)::int AS jobs
           FROM ingest_events e
@@ -92,9 +98,10 @@ const make = Effect.gen(function*() {
 
   const one = SqlSchema.findOne({
     Request: Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String }),
-    Result: IngestEventRecord,
+    Result: FoundEvent,
     execute: ({ id, workspaceId }) =>
-      sql`SELECT * FROM ingest_events WHERE id = ${id} AND workspace_id = ${workspaceId}`
+      sql`SELECT e.*, ${details} AS printed_details FROM ingest_events e
+          WHERE e.id = ${id} AND e.workspace_id = ${workspaceId}`
   })
 
   const jobsOf = SqlSchema.findAll({

@@ -38,6 +38,7 @@ const eventColumns: ReadonlyArray<Column<EventRow>> = [
   ["stream_id", "text", (r) => r.streamId],
   ["feed_id", "text", (r) => r.feedId],
   ["broadcast_id", "text", (r) => r.broadcastId],
+  ["queue_id", "text", (r) => r.queueId],
   ["details", "text", (r) => r.details],
   ["post_title", "text", (r) => r.postTitle],
   ["status", "text", (r) => r.status],

@@ -89,6 +89,7 @@ const make = Effect.gen(function*() {
         streamId: stream.id,
         feedId: null,
         broadcastId: null,
+        queueId: null,
         details: stream.name,
         postTitle: postTitleOf(document),
         status,

@@ -2,6 +2,7 @@ import { type Statement, SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Origin } from "../domain/Origin.js"
 import { WorkspaceId } from "../domain/Principal.js"
+import { eventDetails } from "../sql/SourceNames.js"
 import {
   JobFilterFields,
   likePattern,
@@ -17,6 +18,8 @@ import {
 /** Tenant-scoped reads of jobs and posts for the paged logs; never wakes an entity. */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  // A deleted stream's events read '<name> (removed)', as a deleted channel's jobs do.
+  const details = eventDetails(sql, "e")
 
   // The job row says AWAITING_RENDERING for the whole render; the render job tells how far it got.
   const statusOf = sql`(CASE WHEN j.status = 'AWAITING_RENDERING' AND r.state IN ('SUBMITTED', 'RENDERING') THEN 'RENDERING'
@@ -54,7 +57,7 @@ const make = Effect.gen(function*() {
       ...(windowed
         ? [sql`(${inWindow("j.created_at", f.since, f.until)} OR ${inWindow("j.updated_at", f.since, f.until)})`]
         : []),
-      ...(pattern === undefined ? [] : [sql`(e.details ILIKE ${pattern} OR e.post_title ILIKE ${pattern}
+      ...(pattern === undefined ? [] : [sql`(${details} ILIKE ${pattern} OR e.post_title ILIKE ${pattern}
         OR c.name ILIKE ${pattern} OR j.id ILIKE ${pattern})`]),
       ...(f.statuses === undefined ? [] : [sql`${statusOf} IN ${sql.in(f.statuses)}`]),
       ...(f.surfaces === undefined ? [] : [sql.in("c.surface", f.surfaces)]),
@@ -68,7 +71,7 @@ const make = Effect.gen(function*() {
     Result: ListedJob,
     execute: (r) =>
       sql`SELECT j.id, ${statusOf} AS status, r.state AS render_state, r.progress AS render_progress, j.created_at,
-          j.updated_at, j.origin, e.details, e.post_title, j.channel_id, c.name AS channel_name,
+          j.updated_at, j.origin, ${details} AS details, e.post_title, j.channel_id, c.name AS channel_name,
           c.approval AS channel_approval, c.surface, c.brand_id, b.name AS brand_name, j.ratio, j.locale,
           p.id AS post_id, p.caption, p.title, p.published_at, p.permalink,
           coalesce(p.scheduled_for, j.scheduled_for) AS scheduled_for, j.error, j.template_id,
@@ -114,7 +117,7 @@ const make = Effect.gen(function*() {
     return sql.and([
       sql`p.workspace_id = ${f.workspaceId}`,
       ...(f.channelId === undefined ? [] : [sql`p.channel_id = ${f.channelId}`]),
-      ...(pattern === undefined ? [] : [sql`(e.details ILIKE ${pattern} OR e.post_title ILIKE ${pattern}
+      ...(pattern === undefined ? [] : [sql`(${details} ILIKE ${pattern} OR e.post_title ILIKE ${pattern}
         OR c.name ILIKE ${pattern} OR p.title ILIKE ${pattern} OR p.id ILIKE ${pattern} OR p.job_id ILIKE ${pattern})`]),
       ...(f.state === undefined ? [] : [sql`${statusOf} = ${f.state}`]),
       ...(f.platform === undefined ? [] : [sql`p.platform = ${f.platform}`])
@@ -125,7 +128,7 @@ const make = Effect.gen(function*() {
     Request: Schema.Struct({ ...PostFilterFields, ...Paging }),
     Result: ListedPost,
     execute: (r) =>
-      sql`SELECT p.id, p.job_id, j.origin, e.details, e.post_title, ${statusOf} AS state, p.platform, p.surface,
+      sql`SELECT p.id, p.job_id, j.origin, ${details} AS details, e.post_title, ${statusOf} AS state, p.platform, p.surface,
           c.name AS channel_name, b.name AS brand_name, p.locale, p.ratio, p.title, p.caption, p.hashtags,
           p.created_at, p.scheduled_for, p.published_at, p.platform_post_id, p.permalink, p.failure_reason,
           ${clipOf(sql`p.render_job_id`, sql`p.ratio`, sql`p.locale`)} AS clip_id

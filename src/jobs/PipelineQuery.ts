@@ -4,6 +4,7 @@ import { JobStatus } from "../channels/jobs/JobStatus.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { RenderJobState } from "../renders/jobs/RenderJob.js"
 import { aheadCounts, renderQueueCte } from "../renders/jobs/RenderQueueOrder.js"
+import { renderDetails } from "../sql/SourceNames.js"
 
 const Count = Schema.Number
 
@@ -148,8 +149,9 @@ const make = Effect.gen(function*() {
     Request: Schema.Struct({ workspaceId: WorkspaceId, limit: Schema.Number }),
     Result: RecentRender,
     execute: ({ limit, workspaceId }) =>
-      sql`SELECT id, state, progress, origin, details, template_id, submitted_at FROM render_jobs
-          WHERE workspace_id = ${workspaceId} ORDER BY submitted_at DESC, id DESC LIMIT ${limit}`
+      sql`SELECT r.id, r.state, r.progress, r.origin, ${renderDetails(sql, "r")} AS details, r.template_id,
+            r.submitted_at FROM render_jobs r
+          WHERE r.workspace_id = ${workspaceId} ORDER BY r.submitted_at DESC, r.id DESC LIMIT ${limit}`
   })
 
   const overview = SqlSchema.single({

@@ -55,6 +55,7 @@ const make = Effect.gen(function*() {
         streamId: null,
         feedId: null,
         broadcastId: null,
+        queueId: pkg.queueId,
         details: listName,
         postTitle: pkg.title,
         status: matches.length > 0 ? "ACCEPTED" : "NO_MATCH",

@@ -38,7 +38,8 @@ const make = Effect.gen(function*() {
   const markDeleted = SqlSchema.void({
     Request: Schema.Struct({ ...OfList.fields, requestId: Schema.String, removed: Schema.Number }),
     execute: ({ queueId, removed, requestId, workspaceId }) =>
-      sql`UPDATE queues SET deleted_at = now(), updated_at = now(), delete_request_id = ${requestId},
+      // History (its fired posts' events) names it with ' (removed)', as deleted streams and channels.
+      sql`UPDATE queues SET deleted_at = now(), updated_at = now(), delete_request_id = ${requestId}, name = name || ' (removed)',
             removed_from_channels = ${removed}
           WHERE id = ${queueId} AND workspace_id = ${workspaceId} AND deleted_at IS NULL`
   })

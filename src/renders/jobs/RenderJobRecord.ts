@@ -36,9 +36,13 @@ export class RenderJobRecord extends Model.Class<RenderJobRecord>("RenderJobReco
   finishedAt: StampedLater
 }) {}
 
-/** A job as the render job log lists it: with its stored clips and the first of them. */
+/**
+ * A job as the render job log lists it: with its stored clips and the first of them, and what the log prints for
+ * where it came from now (`printedDetails`: a removed stream's name ends in ' (removed)').
+ */
 export const ListedJob = Schema.Struct({
   ...RenderJobRecord.fields,
+  printedDetails: Schema.String,
   clipsStored: Schema.Number,
   clipId: Schema.NullOr(Schema.String)
 })

@@ -23,7 +23,7 @@ const make = Effect.gen(function*() {
     Effect.map(clipOf(row.clipId), (clip): RenderJobView => ({
       id: row.id,
       origin: row.origin,
-      details: row.details,
+      details: row.printedDetails,
       postTitle: row.postTitle,
       clip,
       templateId: row.templateId,

@@ -4,6 +4,7 @@ import { WorkspaceId } from "../../domain/Principal.js"
 import { RenderJobState } from "./RenderJob.js"
 import { ListedJob, RenderJobRecord } from "./RenderJobRecord.js"
 import { RenderOutputRecord } from "./RenderOutputRecord.js"
+import { renderDetails } from "../../sql/SourceNames.js"
 
 /** Tenant-scoped reads of render jobs for the paged log (`GET /v1/render-jobs`); never wakes an entity. */
 const make = Effect.gen(function*() {
@@ -19,7 +20,7 @@ const make = Effect.gen(function*() {
     execute: (r) => {
       const inState = r.state === undefined ? [] : [sql`j.state = ${r.state}`]
       const where = [sql`j.workspace_id = ${r.workspaceId}`, ...inState]
-      return sql`SELECT j.*,
+      return sql`SELECT j.*, ${renderDetails(sql, "j")} AS printed_details,
             (SELECT count(*) FROM clips c WHERE c.render_job_id = j.id AND c.stored)::int AS clips_stored,
             (SELECT c.id FROM clips c WHERE c.render_job_id = j.id AND c.stored
               ORDER BY c.created_at, c.id LIMIT 1) AS clip_id
