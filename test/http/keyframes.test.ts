@@ -137,5 +137,5 @@ describe("POST /v1/direct-export/keyframes", () => {
     // Both done: the workspace's requests in progress are released, and the next one is taken.
     const again = await keyframes(videoBody(example, { frames: [{ name: "again", frame: 0 }] }))
     expect(again.status).toBe(200)
-  }, 240_000)
+  }, 480_000)
 })
