@@ -84,7 +84,7 @@ export const blobResponse = Effect.fn("FileResponses.blob")(function*(key: strin
 })
 
 /** A zip download: `application/zip`, attachment named `filename`, `content-length` when known, no ranges. */
-export const zipResponse = (archive: ZipArchive, filename: string): HttpServerResponse.HttpServerResponse =>
+export const zipResponse = <E>(archive: ZipArchive<E>, filename: string): HttpServerResponse.HttpServerResponse =>
   HttpServerResponse.stream(archive.stream, {
     contentType: "application/zip",
     ...Option.match(archive.byteSize, { onNone: () => ({}), onSome: (contentLength) => ({ contentLength }) }),

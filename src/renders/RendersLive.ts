@@ -9,6 +9,7 @@ import { ExportRepo } from "./exports/ExportRepo.js"
 import { Exports } from "./exports/Exports.js"
 import { ExportViews } from "./exports/ExportViews.js"
 import { Keyframes } from "./exports/Keyframes.js"
+import { DrawTurns } from "./exports/DrawTurns.js"
 import { Quotas } from "./allowance/Quotas.js"
 import { ReferenceClips } from "./clips/ReferenceClips.js"
 import { ReferenceClipsHttpLive } from "./clips/ReferenceClipsHttp.js"
@@ -45,7 +46,7 @@ export const RendersLive = RendersHttpGroups.pipe(
   Layer.provideMerge(Layer.mergeAll(
     Exports.layer,
     ExportFiles.layer,
-    Keyframes.layer,
+    Keyframes.layer.pipe(Layer.provide(DrawTurns.layer)),
     ReferenceClips.layer,
     RenderJobs.layer,
     RenderedClips.layer,

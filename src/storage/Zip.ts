@@ -1,6 +1,6 @@
 import { NodeStream } from "@effect/platform-node"
 import { Effect, Option, Runtime, Stream } from "effect"
-import type { Readable } from "node:stream"
+import type { PassThrough, Readable } from "node:stream"
 import { ZipFile } from "yazl"
 import { BlobStorage, type BlobStorageService } from "./BlobStorage.js"
 import { BlobNotFound } from "./Errors.js"
@@ -19,13 +19,13 @@ export interface ZipOptions {
   readonly mtime?: Date | undefined
 }
 
-export interface ZipArchive {
+export interface ZipArchive<E = BlobNotFound> {
   /** Entry names as written, in the order given. */
   readonly names: ReadonlyArray<string>
   /** Exact size of the zip when nothing is compressed (for `content-length`). */
   readonly byteSize: Option.Option<number>
   /** The zip, built while it is read: blobs are opened one at a time, nothing is held whole in memory. */
-  readonly stream: Stream.Stream<Uint8Array, BlobNotFound>
+  readonly stream: Stream.Stream<Uint8Array, E>
 }
 
 type Entry =
@@ -106,3 +106,43 @@ export const buildZip = Effect.fn("Zip.build")(function*(sources: ReadonlyArray<
     stream: zipStream(entries, settings, storage)
   } satisfies ZipArchive
 })
+
+/** Resumes once the zip's reader has taken what is buffered (at once when nothing waits). */
+const taken = (output: PassThrough) =>
+  Effect.async<void>((resume) => {
+    if (!output.writableNeedDrain) return resume(Effect.void)
+    const go = () => resume(Effect.void)
+    output.once("drain", go)
+    return Effect.sync(() => output.off("drain", go))
+  })
+
+/**
+ * A zip of entries made while it is read: `entries` gives the bytes of each of `names` in order, and is pulled for the
+ * next one only once the reader has taken the previous one, so a slow reader holds a couple of entries, not all of
+ * them. Stored, not compressed; the size is not known up front. A failing entry fails the stream.
+ */
+export const streamedZip = <E>(
+  names: ReadonlyArray<string>,
+  entries: Stream.Stream<Uint8Array, E>,
+  options: ZipOptions = {}
+): ZipArchive<E> => {
+  const unique = uniqueNames(names)
+  const stream = Stream.unwrap(Effect.sync(() => {
+    const settings = { compress: options.compress ?? false, mtime: options.mtime ?? new Date() }
+    const zip = new ZipFile()
+    const output = zip.outputStream as PassThrough
+    const feed = entries.pipe(
+      Stream.zipWithIndex,
+      Stream.runForEach(([bytes, i]) =>
+        Effect.suspend(() => {
+          zip.addBuffer(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), unique[i]!, settings)
+          return taken(output)
+        })
+      ),
+      Effect.zipRight(Effect.sync(() => zip.end({ forceZip64Format: false, comment: "" })))
+    )
+    const written = NodeStream.fromReadable<unknown, Uint8Array>(() => output, (error) => error).pipe(Stream.orDie)
+    return Stream.merge(written, Stream.drain(Stream.fromEffect(feed)))
+  }))
+  return { names: unique, byteSize: Option.none(), stream }
+}

@@ -12,7 +12,8 @@ let example: Record<string, unknown>
 
 beforeAll(async () => {
   db = await createTestDatabase("keyframes")
-  node = await startNode({ databaseUrl: db.url })
+  // Two slots: a workspace may have two keyframes requests in progress on the node.
+  node = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "2" } })
   ws = await workspaceWithKey(node, ["renders:write", "templates:read", "allowance:read"])
   example = await compactExample(ws.api)
 })
@@ -22,13 +23,17 @@ afterAll(async () => {
   await db?.drop()
 })
 
-/** POST returning the raw bytes (the shared client reads text). */
-const keyframes = async (body: unknown) => {
-  const response = await fetch(`${node.url}/v1/direct-export/keyframes`, {
+/** POST answered once its headers are in; the body is read when asked. */
+const ask = (body: unknown, apiKey = ws.apiKey) =>
+  fetch(`${node.url}/v1/direct-export/keyframes`, {
     method: "POST",
-    headers: { authorization: `Bearer ${ws.apiKey}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     body: JSON.stringify(body)
   })
+
+/** POST returning the raw bytes (the shared client reads text). */
+const keyframes = async (body: unknown, apiKey = ws.apiKey) => {
+  const response = await ask(body, apiKey)
   return { status: response.status, headers: response.headers, bytes: Buffer.from(await response.arrayBuffer()) }
 }
 
@@ -100,4 +105,37 @@ describe("POST /v1/direct-export/keyframes", () => {
     })
     expect(r.status).toBe(403)
   })
+
+  it("streams 60 frames; a workspace's third request at once is 503 while another workspace is served", async () => {
+    const frames = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `frame ${i}`, frame: i * 3 }))
+    // Headers come once the first frame is drawn; the others are drawn as the zip is read.
+    const sixty = await ask(videoBody(example, { frames: frames(60) }))
+    const eight = await ask(videoBody(example, { frames: frames(8) }))
+    expect([sixty.status, eight.status]).toEqual([200, 200])
+    expect(sixty.headers.get("content-length")).toBeNull()
+    const bodies = [sixty.arrayBuffer(), eight.arrayBuffer()]
+
+    const third = await ws.api.post("/v1/direct-export/keyframes", videoBody(example, { frames: frames(1) }))
+    expect(third.status, third.text).toBe(503)
+    expect(third.body.error.code).toBe("upstream_unavailable")
+    expect(third.body.error.retryAfterSeconds).toBeGreaterThan(0)
+    expect(third.headers.get("retry-after")).not.toBeNull()
+
+    const other = await workspaceWithKey(node, ["renders:write"], "Neighbour")
+    const theirs = await keyframes(videoBody(example, { frames: [{ name: "cover", frame: 30 }] }), other.apiKey)
+    expect(theirs.status, theirs.bytes.toString("utf8").slice(0, 400)).toBe(200)
+    expect(readZip(theirs.bytes).map((e) => e.name)).toEqual(["cover.png"])
+
+    const [all, some] = (await Promise.all(bodies)).map((bytes) => readZip(Buffer.from(bytes)))
+    expect(all!.map((e) => e.name)).toEqual(frames(60).map((f) => `${f.name}.png`))
+    expect(some!.map((e) => e.name)).toEqual(frames(8).map((f) => `${f.name}.png`))
+    for (const entry of [...all!, ...some!]) {
+      expect(entry.data.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true)
+      expect(pngSize(entry.data)).toEqual({ width: 1080, height: 1080 })
+    }
+    expect(all![3]!.data.equals(some![3]!.data)).toBe(true)
+    // Both done: the workspace's requests in progress are released, and the next one is taken.
+    const again = await keyframes(videoBody(example, { frames: [{ name: "again", frame: 0 }] }))
+    expect(again.status).toBe(200)
+  }, 480_000)
 })

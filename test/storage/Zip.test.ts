@@ -1,12 +1,12 @@
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Option, Stream } from "effect"
+import { Effect, Either, Option, Stream } from "effect"
 import { execFileSync } from "node:child_process"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { BlobNotFound } from "../../src/storage/Errors.js"
-import { buildZip, safeName, uniqueNames } from "../../src/storage/Zip.js"
+import { buildZip, safeName, streamedZip, uniqueNames } from "../../src/storage/Zip.js"
 import { bytesOf, collect, sha256, soon, tempRoot } from "./helpers.js"
 
 const root = tempRoot("zip")
@@ -122,4 +122,47 @@ describe("buildZip", () => {
       const again = yield* collect(archive.stream)
       expect(Option.some(again.length)).toEqual(archive.byteSize)
     }).pipe(Effect.provide(StorageLive)))
+})
+
+describe("streamedZip", () => {
+  // Keyframes: 60 full-size PNGs drawn for one request were once all held until the zip began. Each entry must be asked
+  // for only when the reader has taken the ones before, whatever the number of entries.
+  it.live("asks for each entry as the reader takes the zip, holding a few, and makes a zip unzip accepts", () =>
+    Effect.gen(function*() {
+      const size = 1024 * 1024
+      const count = 60
+      const names = Array.from({ length: count }, (_, i) => `frame ${i}.png`)
+      const entryOf = (i: number) => new Uint8Array(size).fill(i + 1)
+      let made = 0
+      const entries = Stream.range(0, count - 1).pipe(
+        Stream.mapEffect((i) => Effect.sync(() => (made++, entryOf(i))), { concurrency: 2 })
+      )
+      const archive = streamedZip(names, entries)
+      expect(archive.byteSize).toEqual(Option.none())
+      const chunks: Array<Buffer> = []
+      let received = 0
+      let madeAtFirstByte = -1
+      let mostAhead = 0
+      yield* Stream.runForEach(archive.stream, (chunk) =>
+        Effect.sync(() => {
+          if (madeAtFirstByte < 0) madeAtFirstByte = made
+          received += chunk.length
+          chunks.push(Buffer.from(chunk))
+          mostAhead = Math.max(mostAhead, made - Math.floor(received / size))
+        }))
+      // Bounded by the two drawn at once, the few the pipeline buffers, and the one being read: not by the count.
+      expect(madeAtFirstByte).toBeLessThanOrEqual(8)
+      expect(mostAhead).toBeLessThanOrEqual(8)
+      expect(made).toBe(count)
+      const listed = inspect(Buffer.concat(chunks))
+      expect(listed.map(([name]) => name)).toEqual(names)
+      expect(listed.map(([, , hash]) => hash)).toEqual(names.map((_, i) => sha256(entryOf(i))))
+    }))
+
+  it.live("an entry that fails fails the stream", () =>
+    Effect.gen(function*() {
+      const entries = Stream.concat(Stream.succeed(bytesOf(10)), Stream.fail("no second frame" as const))
+      const result = yield* Effect.either(collect(streamedZip(["a", "b"], entries).stream))
+      expect(Either.getLeft(result)).toEqual(Option.some("no second frame"))
+    }))
 })

@@ -175,7 +175,9 @@ export class ExportApi extends HttpApiGroup.make("export")
         "Stills of the video body's clip: a zip of one PNG per keyframe (1 to 60), named `<name>.png` (made safe and " +
           "unique). Every start refusal applies except the allowance, which keyframes do not touch; a frame at or " +
           "past the clip's end: 400 naming `/frames/<i>/frame`; a frame not drawn within the render time limit: 504 " +
-          "`render_timeout`."
+          "`render_timeout`. The zip is streamed as the frames are drawn (no content-length). A workspace that " +
+          "already has its share of keyframes requests in progress on the node: 503 `upstream_unavailable` with " +
+          "`retryAfterSeconds`."
       )
       .addError(RenderTimeout)
   )

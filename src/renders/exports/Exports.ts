@@ -1,4 +1,4 @@
-import { Context, Effect, FiberRef, Layer } from "effect"
+import { Context, Effect, Fiber, FiberRef, Layer } from "effect"
 import { ulidForRequest } from "../../domain/Ulid.js"
 import { CurrentRequestId } from "../../domain/RequestId.js"
 import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
@@ -39,6 +39,7 @@ const packageFor = (
 })
 
 const make = Effect.gen(function*() {
+  const scope = yield* Effect.scope
   const allowance = yield* WorkspaceAllowanceEntity.client
   const exports = yield* ExportEntity.client
   const looks = yield* BrandLooks
@@ -62,8 +63,8 @@ const make = Effect.gen(function*() {
    */
   const jobsFor = (principal: Principal, body: BuildRequest, outputs: ReadonlyArray<{ ratio: string; locale: string }>) =>
     Effect.map(FiberRef.get(CurrentRequestId), (requestId) => {
-      const scope = `export:${principal.workspaceId}:${digestOf({ body, outputs })}`
-      return outputs.map((o) => ({ ...o, jobId: ulidForRequest(requestId, `${scope}:${o.ratio}:${o.locale}`) }))
+      const prefix = `export:${principal.workspaceId}:${digestOf({ body, outputs })}`
+      return outputs.map((o) => ({ ...o, jobId: ulidForRequest(requestId, `${prefix}:${o.ratio}:${o.locale}`) }))
     })
 
   /** Verifies everything for every output, reserves the allowance for all, then starts them one by one. */
@@ -76,9 +77,9 @@ const make = Effect.gen(function*() {
     const { brand } = yield* check(resolved, body, outputs, principal.workspaceId)
     const jobs = yield* jobsFor(principal, body, outputs)
     const renderJobIds = jobs.map((j) => j.jobId)
-    // Asked under what it reserves; once begun it is carried through even when the client hangs up, so the answer
-    // the cluster keeps for these ids (and hands to a retry) is never "interrupted".
-    return yield* Effect.uninterruptible(Effect.gen(function*() {
+    // Asked under what it reserves. Once begun it runs on to its end on a fiber of its own, even when the client hangs
+    // up: the answers the cluster keeps for these ids (and hands to a retry) are then never "interrupted".
+    const launch = Effect.gen(function*() {
       yield* entityCall(allowance(principal.workspaceId).Reserve({ requestId: `export:${digestOf(renderJobIds)}`, renderJobIds }))
       const started: Array<{ jobId: string; ratio: string; locale: string }> = []
       let problem: string | null = null
@@ -103,7 +104,8 @@ const make = Effect.gen(function*() {
         started.push({ jobId: job.jobId, ratio: job.ratio, locale: job.locale })
       }
       return { started, problem }
-    }))
+    })
+    return yield* Fiber.join(yield* Effect.forkIn(launch, scope))
   })
 
   const video = (principal: Principal, body: VideoBody) =>
@@ -131,5 +133,5 @@ const make = Effect.gen(function*() {
 })
 
 export class Exports extends Context.Tag("clipwright/services/Exports")<Exports, Effect.Effect.Success<typeof make>>() {
-  static readonly layer = Layer.effect(Exports, make)
+  static readonly layer = Layer.scoped(Exports, make)
 }

@@ -1,10 +1,9 @@
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Layer, Stream } from "effect"
 import { detailAt, RenderTimeout, SchemaValidation } from "../../domain/Errors.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import type { KeyframesBody } from "./KeyframesBody.js"
 import { Renderer } from "../../render/Renderer.js"
-import { BlobStorage } from "../../storage/BlobStorage.js"
-import { buildZip } from "../../storage/Zip.js"
+import { streamedZip } from "../../storage/Zip.js"
 import { safeName } from "../../storage/ZipNames.js"
 import type { Content } from "../../templates/Template.js"
 import { BrandLooks } from "../../brands/BrandLooks.js"
@@ -14,19 +13,26 @@ import { noSlotsHere, renderRefusal } from "../jobs/RenderRefusals.js"
 import { sceneFor, sizeOf } from "../jobs/Scenes.js"
 import { describeLimit, renderTimeLimit } from "../jobs/RenderTimeLimit.js"
 import { TemplateClearance } from "../../templates/TemplateClearance.js"
+import { DrawTurns } from "./DrawTurns.js"
 
 const DEFAULT_LOCALE = "en"
 
 /** `<name>.png`; a name already ending in .png is not given a second one. */
 const pngName = (name: string) => `${name.replace(/\.png$/i, "")}.png`
 
+/** Frames of one request drawn at once: enough to keep two slots busy, few enough to hold little memory. */
+const DRAWN_AHEAD = 2
+
 /**
  * Stills of a build for this content (`POST /v1/direct-export/keyframes`): every start refusal except the
- * allowance, which keyframes never touch. Each distinct frame is drawn once, in this node's render slots.
+ * allowance, which keyframes never touch. Frames are drawn in order, in this node's render slots by the workspace's
+ * turns (DrawTurns), and go into the zip as they are drawn: a request holds a couple of PNGs, not all of them. The
+ * request holds its place among the workspace's requests in progress until the caller's scope closes (the answer
+ * written).
  */
 const make = Effect.gen(function*() {
   const capacity = yield* RenderCapacity
-  const blobs = yield* BlobStorage
+  const turns = yield* DrawTurns
   const looks = yield* BrandLooks
   const renderer = yield* Renderer
   const clearance = yield* TemplateClearance
@@ -48,35 +54,32 @@ const make = Effect.gen(function*() {
       })
     }
     if (capacity.nodeSlots === 0) return yield* noSlotsHere
+    yield* turns.admit(workspaceId)
     const size = sizeOf(body.ratio)
     const output = { ...size, ratio: body.ratio, locale }
     const extras = yield* looks.extrasFor(workspaceId, brand?.id ?? null, body.data, output)
     const scene = sceneFor(resolved.build, body.data as Content, body.ratio, locale, extras)
-    const distinct = [...new Set(body.frames.map((keyframe) => keyframe.frame))]
     const limit = timeLimit(total, resolved.build.fps)
     const tooLong = new RenderTimeout({
       message: `Drawing a keyframe took longer than the time limit of ${describeLimit(limit)}; ask again.`
     })
-    const drawn = yield* Effect.forEach(
-      distinct,
-      (frame) =>
-        capacity.withSlot(
-          renderer.keyframe(scene, frame).pipe(
-            Effect.catchAll(renderRefusal),
-            Effect.timeoutFail({ duration: limit, onTimeout: () => tooLong })
-          )
-        ).pipe(Effect.map((png) => [frame, png] as const)),
-      { concurrency: capacity.nodeSlots }
+    const drawOne = (frame: number) =>
+      turns.turn(
+        workspaceId,
+        renderer.keyframe(scene, frame).pipe(
+          Effect.catchAll(renderRefusal),
+          Effect.timeoutFail({ duration: limit, onTimeout: () => tooLong })
+        )
+      )
+    // The first frame is drawn before the answer starts, so a scene the renderer refuses is an error answer rather than
+    // a zip cut off; a later frame that fails ends the download early (the client sees an incomplete transfer).
+    const [first, ...rest] = body.frames
+    const firstPng = yield* drawOne(first!.frame)
+    const pngs = Stream.concat(
+      Stream.succeed(firstPng),
+      Stream.fromIterable(rest).pipe(Stream.mapEffect((keyframe) => drawOne(keyframe.frame), { concurrency: DRAWN_AHEAD }))
     )
-    const pngs = new Map(drawn)
-    const archive = yield* buildZip(
-      body.frames.map((keyframe) => ({ name: pngName(keyframe.name), buffer: pngs.get(keyframe.frame)! })),
-      { compress: false }
-    ).pipe(
-      Effect.provideService(BlobStorage, blobs),
-      // Every entry is an in-memory PNG: no blob is opened, so none can be missing.
-      Effect.catchTag("BlobNotFound", Effect.die)
-    )
+    const archive = streamedZip(body.frames.map((keyframe) => pngName(keyframe.name)), pngs)
     const { template, variant, build } = resolved
     const filename = safeName(`${template.name} ${variant.name} ${build.version} ${body.ratio} ${locale} keyframes.zip`)
     return { archive, filename }
