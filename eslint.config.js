@@ -1,25 +1,28 @@
 // ESLint 9 flat config. Its job is to enforce the architecture of src/ and cluster/ (which folder may import which,
 // and no import cycles); the style rules are typescript-eslint's `recommended` without type information, minus the
-// few that would rewrite existing code.
+// few that would rewrite existing code; formatting is dprint through @effect/eslint-plugin (`npm run format` rewrites).
 //
 // The architecture, as import-x/no-restricted-paths zones (one allow-list per kind of file, turned into "everything
 // of ours except what is allowed"):
 //   src/domain/**         shared values: imports nothing of ours
 //   src/Config.ts         domain only
 //   src/http/**           the HTTP edge: domain, ports, Config, observability
-//   src/render/**, src/storage/**  ports: domain, Config, the port itself
+//   src/drawing/**, src/storage/**  ports: domain, Config, the port itself
 //   src/sql/**            domain, Config, migrations/**
 //   src/observability/**  domain, Config, itself
-//   areas                 every other folder directly under src/ (identity, templates, streams, brands, media, …):
+//   areas                 every other folder directly under src/ (identity, templates, streams, brands, media,
+//                         channels, publishing, delivery, posts, …):
 //                         domain, http, ports, sql, Config, observability, src/Api.ts, any area's files, EXCEPT
 //                         another area's repositories (*Repo.ts, *Query.ts), handlers (*Http.ts) and entity
 //                         behaviours (*EntityLive.ts)
 //   src/Api.ts            areas' *Api.ts contracts, http, domain
 //   src/cli/**            src/Api.ts, areas' *Api.ts contracts, http, domain, receiver, itself
-//   src/receiver/**       domain, itself (the shipped webhook receiver, a client-side tool like cli)
+//   src/delivery/receiver/**  domain, itself (the shipped webhook receiver, a client-side tool like cli; it is
+//                         exported as `clipwright/receiver`)
 //   src/Server.ts, src/main.ts, cluster/**  the composition root: anything
 // Cycles: import-x/no-cycle for value imports, arch/no-type-only-cycle (eslint/no-type-only-cycle.js) for the
-// type-only imports import-x/no-cycle skips.
+// type-only imports import-x/no-cycle skips, and arch/no-folder-cycle (eslint/no-folder-cycle.js) for circles
+// between folders under src/ (subfolders included), which need no file cycle.
 import fs from "node:fs"
 import path from "node:path"
 import js from "@eslint/js"
@@ -27,14 +30,16 @@ import { defineConfig, globalIgnores } from "eslint/config"
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript"
 import { importX } from "eslint-plugin-import-x"
 import tseslint from "typescript-eslint"
+import noFolderCycle from "./eslint/no-folder-cycle.js"
 import noTypeOnlyCycle from "./eslint/no-type-only-cycle.js"
+import effect from "@effect/eslint-plugin"
 
 const root = import.meta.dirname
 // no-restricted-paths matches absolute paths; every entry must be a glob (a plain path in `except` is refused).
 const abs = (glob) => path.join(root, glob)
 
 // Folders directly under src/ that are not areas. Every other folder there is an area, present or future.
-const infrastructure = ["domain", "http", "render", "storage", "sql", "observability", "cli", "receiver"]
+const infrastructure = ["domain", "http", "drawing", "storage", "sql", "observability", "cli"]
 const areaGlob = `src/!(${infrastructure.join("|")})/**/*`
 const areas = fs
   .readdirSync(path.join(root, "src"), { withFileTypes: true })
@@ -48,12 +53,12 @@ const kinds = {
   config: "src/@(Config).ts",
   api: "src/@(Api).ts",
   http: "src/http/**/*",
-  render: "src/render/**/*",
+  drawing: "src/drawing/**/*",
   storage: "src/storage/**/*",
   sql: "src/sql/**/*",
   observability: "src/observability/**/*",
   cli: "src/cli/**/*",
-  receiver: "src/receiver/**/*",
+  receiver: "src/delivery/receiver/**/*",
   migrations: "migrations/**/*",
   areas: areaGlob,
   areaContracts: `src/!(${infrastructure.join("|")})/**/*Api.ts`
@@ -74,10 +79,10 @@ const architectureZones = [
   allowOnly(kinds.config, [kinds.domain], "src/Config.ts may import only src/domain/."),
   allowOnly(
     kinds.http,
-    [kinds.http, kinds.domain, kinds.render, kinds.storage, kinds.config, kinds.observability],
-    "src/http/ may import domain, ports (render, storage), Config and observability."
+    [kinds.http, kinds.domain, kinds.drawing, kinds.storage, kinds.config, kinds.observability],
+    "src/http/ may import domain, ports (drawing, storage), Config and observability."
   ),
-  allowOnly(kinds.render, [kinds.render, kinds.domain, kinds.config], "src/render/ (a port) may import domain, Config and itself."),
+  allowOnly(kinds.drawing, [kinds.drawing, kinds.domain, kinds.config], "src/drawing/ (a port) may import domain, Config and itself."),
   allowOnly(kinds.storage, [kinds.storage, kinds.domain, kinds.config], "src/storage/ (a port) may import domain, Config and itself."),
   allowOnly(kinds.sql, [kinds.sql, kinds.domain, kinds.config, kinds.migrations], "src/sql/ may import domain, Config and migrations/."),
   allowOnly(
@@ -95,14 +100,14 @@ const architectureZones = [
     [kinds.cli, kinds.api, kinds.areaContracts, kinds.http, kinds.domain, kinds.receiver],
     "src/cli/ may import src/Api.ts, the areas' *Api.ts contracts, http, domain and receiver."
   ),
-  allowOnly(kinds.receiver, [kinds.receiver, kinds.domain], "src/receiver/ may import only domain and itself."),
+  allowOnly(kinds.receiver, [kinds.receiver, kinds.domain], "src/delivery/receiver/ may import only domain and itself."),
   allowOnly(
     kinds.areas,
     [
       kinds.areas,
       kinds.domain,
       kinds.http,
-      kinds.render,
+      kinds.drawing,
       kinds.storage,
       kinds.sql,
       kinds.config,
@@ -130,7 +135,7 @@ export default defineConfig([
   globalIgnores(["dist/", "node_modules/", "data/", "coverage/"]),
 
   {
-    files: ["**/*.{js,mjs,cjs,ts,mts,cts}"],
+    files: ["**/*.{js,mjs,cjs,ts,mts,cts,tsx}"],
     extends: [js.configs.recommended, tseslint.configs.recommended],
     languageOptions: {
       ecmaVersion: 2023,
@@ -159,13 +164,16 @@ export default defineConfig([
 
   // Architecture: src/ and cluster/ only.
   {
-    files: ["src/**/*.ts", "cluster/**/*.ts"],
-    plugins: { "import-x": importX, arch: { rules: { "no-type-only-cycle": noTypeOnlyCycle } } },
+    files: ["src/**/*.{ts,tsx}", "cluster/**/*.ts"],
+    plugins: {
+      "import-x": importX,
+      arch: { rules: { "no-type-only-cycle": noTypeOnlyCycle, "no-folder-cycle": noFolderCycle } }
+    },
     settings: {
-      "import-x/extensions": [".ts", ".js"],
+      "import-x/extensions": [".ts", ".tsx", ".js"],
       // Keep parsed modules for the whole run (the default 30 s lifetime lets no-cycle re-parse files on a slow run).
       "import-x/cache": { lifetime: "∞" },
-      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".mts", ".cts"] },
+      "import-x/parsers": { "@typescript-eslint/parser": [".ts", ".tsx", ".mts", ".cts"] },
       "import-x/resolver-next": [createTypeScriptImportResolver({ project: path.join(root, "tsconfig.json") })]
     },
     rules: {
@@ -174,7 +182,33 @@ export default defineConfig([
       "import-x/no-restricted-paths": ["error", { basePath: root, zones: architectureZones }],
       "import-x/no-cycle": "error",
       "import-x/no-self-import": "error",
-      "arch/no-type-only-cycle": ["error", { tsconfig: path.join(root, "tsconfig.json"), roots: ["src", "cluster"] }]
+      "arch/no-type-only-cycle": ["error", { tsconfig: path.join(root, "tsconfig.json"), roots: ["src", "cluster"] }],
+      "arch/no-folder-cycle": ["error", { tsconfig: path.join(root, "tsconfig.json"), roots: ["src"] }]
+    }
+  },
+
+  // Formatting: dprint through ESLint (`npm run format` rewrites, `npm run lint` fails on unformatted code).
+  {
+    files: ["**/*.{ts,mts,cts,tsx}"],
+    plugins: { "@effect": effect },
+    rules: {
+      "@effect/dprint": [
+        "error",
+        {
+          config: {
+            indentWidth: 2,
+            lineWidth: 120,
+            semiColons: "asi",
+            quoteStyle: "alwaysDouble",
+            trailingCommas: "never",
+            operatorPosition: "maintain",
+            "arrowFunction.useParentheses": "force",
+            "module.sortImportDeclarations": "caseInsensitive",
+            "importDeclaration.sortNamedImports": "caseInsensitive",
+            "exportDeclaration.sortNamedExports": "caseInsensitive"
+          }
+        }
+      ]
     }
   }
 ])

@@ -20,6 +20,7 @@ class MatrixFirst extends BaseSequencer {
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/BuildOnce.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",

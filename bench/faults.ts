@@ -4,15 +4,19 @@
  * approval that a loop approves), post-list packages due every few seconds and direct exports now and then; then one
  * fault at a time, each followed by a recovery wait and the invariant checks (bench/support/FaultsChecks.ts). Prints
  * the table docs/faults.md shows.
- * Options: --profile short|full (full); --only <words> runs the faults whose name contains them (e.g. --only SIGSTOP).
+ * Options: --profile short|full|store (full; store: the short mix with the files in an S3-compatible store on
+ * loopback, which goes down for 10 s); --only <words> runs the faults whose name contains them (e.g. --only SIGSTOP).
  */
 import { parseArgs } from "node:util"
 import { cleanUpOnSignal, log } from "./support/Common.js"
-import { fullProfile, matrixTable, runMatrix, shortProfile } from "./support/FaultsMatrix.js"
+import { fullProfile, matrixTable, runMatrix, shortProfile, storeProfile } from "./support/FaultsMatrix.js"
 import type { FaultsRig } from "./support/FaultsRig.js"
 
-const { values: flags } = parseArgs({ options: { profile: { type: "string", default: "full" }, only: { type: "string" } } })
-const chosen = flags.profile === "short" ? shortProfile : fullProfile
+const { values: flags } = parseArgs({
+  options: { profile: { type: "string", default: "full" }, only: { type: "string" } }
+})
+const profiles = { short: shortProfile, full: fullProfile, store: storeProfile } as const
+const chosen = profiles[(flags.profile ?? "full") as keyof typeof profiles] ?? fullProfile
 const profile = flags.only === undefined
   ? chosen
   : { ...chosen, faults: chosen.faults.filter((fault) => fault.name.toLowerCase().includes(flags.only!.toLowerCase())) }

@@ -11,11 +11,11 @@ import autocannon, { type Options, type Result } from "autocannon"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import { parseArgs } from "node:util"
+import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
+import { startNode, type TestNode } from "../test/support/Node.js"
 import { printReport } from "./support/BenchRun.js"
 import { call, cleanUpOnSignal, fmt, log, sleep, startPlain, stopChild, table } from "./support/Common.js"
 import { allProcesses, cpuMicros, statOf } from "./support/Proc.js"
-import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
-import { startNode, type TestNode } from "../test/support/Node.js"
 
 const TEMPLATE_ID = "tpl_3a7c91e04b5d"
 
@@ -104,12 +104,11 @@ const main = async () => {
   let node: TestNode | undefined
   let plain: Awaited<ReturnType<typeof startPlain>> | undefined
   let cleaned: Promise<void> | undefined
-  const cleanUp = () =>
-    (cleaned ??= (async () => {
-      if (plain !== undefined) await stopChild(plain.process)
-      if (node !== undefined) await node.stop()
-      if (database !== undefined) await database.drop()
-    })())
+  const cleanUp = () => (cleaned ??= (async () => {
+    if (plain !== undefined) await stopChild(plain.process)
+    if (node !== undefined) await node.stop()
+    if (database !== undefined) await database.drop()
+  })())
   cleanUpOnSignal(cleanUp)
   const loadBefore = os.loadavg()[0]!
   try {
@@ -197,14 +196,27 @@ const main = async () => {
     ])
     const rssMet = idle.rss <= 250
     body.push(
-      ["clipwright idle RSS (3 s after set-up)", `${fmt(idle.rss)} MB`, "", "", "", "", "", "<= 250 MB", verdict(rssMet)]
+      [
+        "clipwright idle RSS (3 s after set-up)",
+        `${fmt(idle.rss)} MB`,
+        "",
+        "",
+        "",
+        "",
+        "",
+        "<= 250 MB",
+        verdict(rssMet)
+      ]
     )
     const ratio = perSecond(nodeWhoami) / perSecond(plainWhoami)
     const cores = os.availableParallelism()
     const loadAfter = os.loadavg()[0]!
     const busy = loadBefore > cores / 2
-      ? [`WARNING: the machine was busy before the run (1-min load ${fmt(loadBefore, 2)} on ${cores} cores); ` +
-        "other work competed for the CPU and the figures are low. Run again on a quiet machine.", ""]
+      ? [
+        `WARNING: the machine was busy before the run (1-min load ${fmt(loadBefore, 2)} on ${cores} cores); ` +
+        "other work competed for the CPU and the figures are low. Run again on a quiet machine.",
+        ""
+      ]
       : []
 
     const out = [
@@ -215,8 +227,17 @@ const main = async () => {
       `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after.`,
       "",
       ...busy,
-      table(["scenario", "req/s", "p50 ms", "p99 ms", "errors / non-2xx", "server CPU µs/req", "PostgreSQL CPU µs/req",
-        "target", ""], body),
+      table([
+        "scenario",
+        "req/s",
+        "p50 ms",
+        "p99 ms",
+        "errors / non-2xx",
+        "server CPU µs/req",
+        "PostgreSQL CPU µs/req",
+        "target",
+        ""
+      ], body),
       "",
       `clipwright / plain whoami: ${fmt(ratio * 100, 1)} % of the req/s, p99 ${fmt(nodeWhoami.latency.p99, 1)} ms vs ` +
       `${fmt(plainWhoami.latency.p99, 1)} ms ` +
@@ -227,17 +248,22 @@ const main = async () => {
       `stream updates sent ${fmt(nodeUpdate.requests.total)}, ${stored} streams listed afterwards`,
       ""
     ]
-    printReport(out, flags.json ? {
-      plainWhoami: brief(plainMeasured),
-      whoami: brief(whoamiMeasured),
-      streamUpdate: brief(updateMeasured),
-      idleRssMb: idle.rss,
-      rssAfterMb: after.rss,
-      peakRssMb: after.peak,
-      ratio,
-      loadBefore,
-      loadAfter
-    } : undefined)
+    printReport(
+      out,
+      flags.json ?
+        {
+          plainWhoami: brief(plainMeasured),
+          whoami: brief(whoamiMeasured),
+          streamUpdate: brief(updateMeasured),
+          idleRssMb: idle.rss,
+          rssAfterMb: after.rss,
+          peakRssMb: after.peak,
+          ratio,
+          loadBefore,
+          loadAfter
+        } :
+        undefined
+    )
   } finally {
     await cleanUp()
   }

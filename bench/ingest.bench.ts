@@ -14,13 +14,13 @@
  */
 import * as os from "node:os"
 import { parseArgs } from "node:util"
+import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
+import { startNode, type TestNode } from "../test/support/Node.js"
 import { printReport, targetTable } from "./support/BenchRun.js"
 import { cleanUpOnSignal, fmt, log, startPlain, stopChild, table } from "./support/Common.js"
 import { sendEvents, type Sent } from "./support/IngestLoad.js"
 import { countLanded, marketEvent, prepareClipwright } from "./support/IngestSetup.js"
 import { watch, type Watched } from "./support/IngestWatch.js"
-import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
-import { startNode, type TestNode } from "../test/support/Node.js"
 
 const { values: flags } = parseArgs({
   options: {
@@ -48,8 +48,14 @@ interface Route {
 }
 
 /** A warm-up (JIT, pools, entity start-up; not counted), then the measured window under watch. */
-const drive = async (title: string, url: string, key: string, body: (eventId: string) => string, pid: number,
-  databaseUrl: string): Promise<Route> => {
+const drive = async (
+  title: string,
+  url: string,
+  key: string,
+  body: (eventId: string) => string,
+  pid: number,
+  databaseUrl: string
+): Promise<Route> => {
   let acceptedInAll = 0
   if (warmup > 0) {
     log(`warm-up  ${title} (${warmup} s)`)
@@ -100,13 +106,12 @@ const main = async () => {
   let node: TestNode | undefined
   let plain: Awaited<ReturnType<typeof startPlain>> | undefined
   let cleaned: Promise<void> | undefined
-  const cleanUp = () =>
-    (cleaned ??= (async () => {
-      if (plain !== undefined) await stopChild(plain.process)
-      if (node !== undefined) await node.stop()
-      if (plainDatabase !== undefined) await plainDatabase.drop()
-      if (database !== undefined) await database.drop()
-    })())
+  const cleanUp = () => (cleaned ??= (async () => {
+    if (plain !== undefined) await stopChild(plain.process)
+    if (node !== undefined) await node.stop()
+    if (plainDatabase !== undefined) await plainDatabase.drop()
+    if (database !== undefined) await database.drop()
+  })())
   cleanUpOnSignal(cleanUp)
   const loadBefore = os.loadavg()[0]!
   try {
@@ -118,11 +123,23 @@ const main = async () => {
     plain = await startPlain("bench/support/PlainIngestServer.ts", { DATABASE_URL: plainDatabase.url })
     const body = marketEvent(target.streamId)
 
-    const yardstick = await drive("plain node:http + pg, 1 transaction per event", `${plain.url}/v1/stream`,
-      target.key, body, plain.process.pid!, plainDatabase.url)
+    const yardstick = await drive(
+      "plain node:http + pg, 1 transaction per event",
+      `${plain.url}/v1/stream`,
+      target.key,
+      body,
+      plain.process.pid!,
+      plainDatabase.url
+    )
     await stopChild(plain.process)
-    const clipwright = await drive("clipwright POST /v1/stream", `${node.url}/v1/stream`, target.key, body,
-      node.process.pid!, database.url)
+    const clipwright = await drive(
+      "clipwright POST /v1/stream",
+      `${node.url}/v1/stream`,
+      target.key,
+      body,
+      node.process.pid!,
+      database.url
+    )
 
     const ratio = perSecond(clipwright) / perSecond(yardstick)
     const c = clipwright.sent
@@ -149,7 +166,9 @@ const main = async () => {
     const durability = (route: Route) =>
       `${route.title}: ${fmt(route.acceptedInAll)} accepted answers (warm-up included); ingest_events ` +
       `${fmt(route.landed.events)}, jobs ${fmt(route.landed.jobs)}, eventIds stored twice ` +
-      `${route.landed.repeatedEventIds}: ${durable(route) ? "every accepted event stored once with 2 jobs" : "MISMATCH"}`
+      `${route.landed.repeatedEventIds}: ${
+        durable(route) ? "every accepted event stored once with 2 jobs" : "MISMATCH"
+      }`
     const out = [
       "",
       `clipwright ingest benchmark: ${cores} cores (${os.cpus()[0]?.model.trim() ?? "?"}), Node ${process.version}, ` +
@@ -159,8 +178,17 @@ const main = async () => {
       `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after` +
       (loadBefore > cores / 2 ? " (WARNING: the machine was busy before the run; the figures are low)." : "."),
       "",
-      table(["route", "accepted/s", "p50 ms", "p99 ms", "server CPU %", "PostgreSQL CPU %", "senders CPU %",
-        "RSS start → peak", "failures"], rows),
+      table([
+        "route",
+        "accepted/s",
+        "p50 ms",
+        "p99 ms",
+        "server CPU %",
+        "PostgreSQL CPU %",
+        "senders CPU %",
+        "RSS start → peak",
+        "failures"
+      ], rows),
       "",
       targetTable(targets, "target (clipwright)"),
       "",
@@ -171,15 +199,22 @@ const main = async () => {
       durability(clipwright),
       ""
     ]
-    printReport(out, flags.json ? {
-      senders, duration, warmup,
-      yardstick: brief(yardstick),
-      clipwright: brief(clipwright),
-      ratio,
-      targets: Object.fromEntries(targets),
-      loadBefore,
-      loadAfter
-    } : undefined)
+    printReport(
+      out,
+      flags.json ?
+        {
+          senders,
+          duration,
+          warmup,
+          yardstick: brief(yardstick),
+          clipwright: brief(clipwright),
+          ratio,
+          targets: Object.fromEntries(targets),
+          loadBefore,
+          loadAfter
+        } :
+        undefined
+    )
   } finally {
     await cleanUp()
   }

@@ -14,6 +14,8 @@
  */
 import * as os from "node:os"
 import { parseArgs } from "node:util"
+import { OWNER_EMAIL } from "../test/support/Client.js"
+import type { TestNode } from "../test/support/Node.js"
 import { printReport, targetTable, withBenchNode } from "./support/BenchRun.js"
 import { call, fmt, log, table } from "./support/Common.js"
 import { watch, type Watched } from "./support/IngestWatch.js"
@@ -21,8 +23,6 @@ import { percentile, rendersAtOnce, runPipeline } from "./support/PipelineRun.js
 import { benchWorkspace, preparePipeline } from "./support/PipelineSetup.js"
 import { exportSameRenders } from "./support/PipelineYardstick.js"
 import { watchChildren } from "./support/TreeCpu.js"
-import { OWNER_EMAIL } from "../test/support/Client.js"
-import type { TestNode } from "../test/support/Node.js"
 
 const { values: flags } = parseArgs({
   options: {
@@ -48,14 +48,21 @@ type Watch = Watched & { readonly childrenCpuPct: number }
 
 await withBenchNode("bench_pipeline", {}, async ({ node, db, databaseName, loadBefore }) => {
   const target = await preparePipeline(node, variant)
-  await call(`${node.url}/admin/workspaces/${target.workspaceId}/members`, "POST", node.adminToken, { email: OWNER_EMAIL, role: "owner" })
+  await call(`${node.url}/admin/workspaces/${target.workspaceId}/members`, "POST", node.adminToken, {
+    email: OWNER_EMAIL,
+    role: "owner"
+  })
 
   log(`pipeline: ${events} events, 2 channels, variant ${variant}`)
   const pipeline = await watched(node, databaseName, () => runPipeline(node, db, target, events))
   const run = pipeline.result
   log(`export yardstick: the same ${run.distinctRenders} renders through direct export`)
   const yardstickWorkspace = await benchWorkspace(node, "Export yardstick")
-  const exported = await watched(node, databaseName, () => exportSameRenders(node, db, { key: target.key, renderJobIds: run.renderJobIds }, yardstickWorkspace))
+  const exported = await watched(
+    node,
+    databaseName,
+    () => exportSameRenders(node, db, { key: target.key, renderJobIds: run.renderJobIds }, yardstickWorkspace)
+  )
   const yardstick = exported.result
   const yardstickQuotaUsed = (await call(`${node.url}/v1/renders/quota`, "GET", yardstickWorkspace.key)).json.quota.used
 
@@ -71,9 +78,14 @@ await withBenchNode("bench_pipeline", {}, async ({ node, db, databaseName, loadB
   const targets: Array<[string, boolean]> = [
     [`pipeline wall <= 1.1x the export wall (x${fmt(ratio, 2)})`, ratio <= 1.1],
     [`p99 render finished -> post due <= 500 ms (${fmt(p99)} ms)`, p99 <= 500],
-    [`every job due (${DUE.join(", ")}) with one post (${run.jobsWithOnePost}/${expectedJobs})`,
-      allDue && run.jobsWithOnePost === expectedJobs],
-    [`renders counted for the pipeline = ${expectedJobs} (quota used ${run.quotaUsed})`, run.quotaUsed === expectedJobs],
+    [
+      `every job due (${DUE.join(", ")}) with one post (${run.jobsWithOnePost}/${expectedJobs})`,
+      allDue && run.jobsWithOnePost === expectedJobs
+    ],
+    [
+      `renders counted for the pipeline = ${expectedJobs} (quota used ${run.quotaUsed})`,
+      run.quotaUsed === expectedJobs
+    ],
     [`every export succeeded (${yardstick.succeeded}/${yardstick.renders})`, yardstick.succeeded === yardstick.renders]
   ]
   const row = (title: string, renders: number, wallMs: number, atOnce: number, w: Watch, notes: string) => [
@@ -98,14 +110,33 @@ await withBenchNode("bench_pipeline", {}, async ({ node, db, databaseName, loadB
     `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after` +
     (loadBefore > cores * 0.75 ? " (WARNING: the machine was busy before the run; the walls are long)." : "."),
     "",
-    table(["run", "renders", "wall s", "drawing at once", "node CPU %", "render children CPU %", "PostgreSQL CPU %",
-      "node RSS start → peak", "notes"], [
-      row("pipeline: first 202 → every post due", run.distinctRenders, run.wallMs, pipelineAtOnce,
+    table([
+      "run",
+      "renders",
+      "wall s",
+      "drawing at once",
+      "node CPU %",
+      "render children CPU %",
+      "PostgreSQL CPU %",
+      "node RSS start → peak",
+      "notes"
+    ], [
+      row(
+        "pipeline: first 202 → every post due",
+        run.distinctRenders,
+        run.wallMs,
+        pipelineAtOnce,
         pipeline.watched,
-        `jobs ${JSON.stringify(run.statuses)}, quota used ${run.quotaUsed}`),
-      row("direct export: first 202 → every render finished", yardstick.renders, yardstick.wallMs, yardstickAtOnce,
+        `jobs ${JSON.stringify(run.statuses)}, quota used ${run.quotaUsed}`
+      ),
+      row(
+        "direct export: first 202 → every render finished",
+        yardstick.renders,
+        yardstick.wallMs,
+        yardstickAtOnce,
         exported.watched,
-        `${yardstick.refusedStarts} starts answered 503 and retried, quota used ${yardstickQuotaUsed}`)
+        `${yardstick.refusedStarts} starts answered 503 and retried, quota used ${yardstickQuotaUsed}`
+      )
     ]),
     "",
     `render finished → post due, per job (${run.latenciesMs.length}): p50 ${fmt(p50)} ms, p99 ${fmt(p99)} ms, ` +
@@ -115,15 +146,21 @@ await withBenchNode("bench_pipeline", {}, async ({ node, db, databaseName, loadB
     targetTable(targets),
     ""
   ]
-  printReport(out, flags.json ? {
-    events, variant,
-    pipeline: { ...run, renderJobIds: undefined, latenciesMs: undefined, watched: pipeline.watched },
-    latencyMs: { p50, p99, max, all: [...run.latenciesMs].sort((a, b) => a - b) },
-    rendersAtOnce: { pipeline: pipelineAtOnce, yardstick: yardstickAtOnce },
-    yardstick: { ...yardstick, quotaUsed: yardstickQuotaUsed, watched: exported.watched },
-    ratio,
-    targets: Object.fromEntries(targets),
-    loadBefore,
-    loadAfter
-  } : undefined)
+  printReport(
+    out,
+    flags.json ?
+      {
+        events,
+        variant,
+        pipeline: { ...run, renderJobIds: undefined, latenciesMs: undefined, watched: pipeline.watched },
+        latencyMs: { p50, p99, max, all: [...run.latenciesMs].sort((a, b) => a - b) },
+        rendersAtOnce: { pipeline: pipelineAtOnce, yardstick: yardstickAtOnce },
+        yardstick: { ...yardstick, quotaUsed: yardstickQuotaUsed, watched: exported.watched },
+        ratio,
+        targets: Object.fromEntries(targets),
+        loadBefore,
+        loadAfter
+      } :
+      undefined
+  )
 })

@@ -8,10 +8,10 @@ import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { defaultEncoder, ffmpegPath, videoCodecArgs } from "../src/render/Ffmpeg.js"
-import { renderClip } from "../src/render/Render.js"
+import { defaultEncoder, ffmpegPath, videoCodecArgs } from "../src/drawing/Ffmpeg.js"
+import { renderClip } from "../src/drawing/Render.js"
+import type { Layout, SceneInput } from "../src/drawing/Scene.js"
 import { allProcesses, childrenCpuSeconds, parentOf, statOf } from "./support/Proc.js"
-import type { Layout, SceneInput } from "../src/render/Scene.js"
 
 const rounds = Number(process.argv[2] ?? 3)
 const W = 1080
@@ -21,10 +21,20 @@ const FRAMES = 300
 const dir = mkdtempSync(join(tmpdir(), "clipwright-bench-"))
 
 const scene = (layout: Layout): SceneInput => ({
-  width: W, height: H, fps: FPS, frames: FRAMES, layout, locale: "en",
+  width: W,
+  height: H,
+  fps: FPS,
+  frames: FRAMES,
+  layout,
+  locale: "en",
   look: {
-    background: ["#0f172a", "#1e1b4b"], accent: "#38bdf8", positive: "#22c55e", negative: "#ef4444",
-    text: "#f8fafc", mutedText: "#94a3b8", radius: 28
+    background: ["#0f172a", "#1e1b4b"],
+    accent: "#38bdf8",
+    positive: "#22c55e",
+    negative: "#ef4444",
+    text: "#f8fafc",
+    mutedText: "#94a3b8",
+    radius: 28
   },
   safeArea: { top: 120, right: 60, bottom: 200, left: 60 },
   brand: { name: "Clipwright News" },
@@ -101,9 +111,22 @@ const measure = async <A>(run: () => Promise<A>) => {
 const encodeOnly = (out: string) =>
   new Promise<number>((resolve, reject) => {
     const args = [
-      "-hide_banner", "-loglevel", "error", "-f", "lavfi", "-i", `testsrc2=size=${W}x${H}:rate=${FPS}`,
-      "-frames:v", String(FRAMES), "-vf", "setsar=1", ...videoCodecArgs(FPS, defaultEncoder), "-movflags", "+faststart",
-      "-y", out
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-f",
+      "lavfi",
+      "-i",
+      `testsrc2=size=${W}x${H}:rate=${FPS}`,
+      "-frames:v",
+      String(FRAMES),
+      "-vf",
+      "setsar=1",
+      ...videoCodecArgs(FPS, defaultEncoder),
+      "-movflags",
+      "+faststart",
+      "-y",
+      out
     ]
     const p = spawn(ffmpegPath(), args, { stdio: "ignore" })
     p.on("error", reject)
@@ -180,8 +203,14 @@ console.log(`\n${W}x${H} @ ${FPS} fps, ${FRAMES} frames (${duration} s), ${encod
 console.log(`ffmpeg: ${ffmpegPath()}; median of ${rounds} interleaved rounds`)
 console.log("ratio = render wall / encode-only wall in the same round; RSS peaks sampled every 20 ms\n")
 const head = [
-  "what", "wall (s)", "x real time", "ratio to encode-only", "CPU drawer+ffmpeg (s)",
-  "x real time if CPU-bound on 2 idle cores", "bytes", "peak RSS, all processes (MB)"
+  "what",
+  "wall (s)",
+  "x real time",
+  "ratio to encode-only",
+  "CPU drawer+ffmpeg (s)",
+  "x real time if CPU-bound on 2 idle cores",
+  "bytes",
+  "peak RSS, all processes (MB)"
 ]
 console.log(`| ${[...head, "peak RSS orchestrator / drawer / ffmpeg / other (MB)"].join(" | ")} |`)
 console.log(`|${" --- |".repeat(head.length + 1)}`)
@@ -197,5 +226,7 @@ for (const [name, x] of rows) {
   const cells = [name, wall.toFixed(2), rtf, ratio, cpu.toFixed(2), cpuRtf, bytes, mb(Math.max(...x.peak)), split]
   console.log(`| ${cells.join(" | ")} |`)
 }
-console.log(`\nbatch of 3 ratios (9x16, 4x5, 1x1) × 2 locales, 10 s each, 2 at a time: ${batchWall.toFixed(2)} s (target ≤ 12 s)`)
+console.log(
+  `\nbatch of 3 ratios (9x16, 4x5, 1x1) × 2 locales, 10 s each, 2 at a time: ${batchWall.toFixed(2)} s (target ≤ 12 s)`
+)
 rmSync(dir, { recursive: true, force: true })

@@ -16,13 +16,13 @@
  */
 import * as os from "node:os"
 import { parseArgs } from "node:util"
+import type { TestNode } from "../test/support/Node.js"
 import { printReport, targetTable, withBenchNode } from "./support/BenchRun.js"
 import { fmt, log, sleep, table } from "./support/Common.js"
 import { type IdleCpu, watchIdle } from "./support/IdleWatch.js"
 import { percentile } from "./support/PipelineRun.js"
 import { firingOf, waitFired } from "./support/ScheduleRun.js"
 import { prepareLists, schedulePackages } from "./support/ScheduleSetup.js"
-import type { TestNode } from "../test/support/Node.js"
 
 const { values: flags } = parseArgs({
   options: {
@@ -80,16 +80,25 @@ await withBenchNode("bench_schedule", {}, async ({ node, db, databaseName, loadB
   const p99 = percentile(firing.latenessMs, 99)
   const max = Math.max(...firing.latenessMs)
   const targets: Array<[string, boolean]> = [
-    [`every package of the batch fired (${firing.fired}/${due}), none early (${firing.early})`,
-      firing.fired === due && firing.early === 0],
+    [
+      `every package of the batch fired (${firing.fired}/${due}), none early (${firing.early})`,
+      firing.fired === due && firing.early === 0
+    ],
     [`p99 lateness <= 1 s (${fmt(p99)} ms)`, p99 <= 1000],
-    [`none fired twice: one event per package, the one it names (${firing.notOnce} not so), no jobs (${firing.jobs})`,
-      firing.notOnce === 0 && firing.jobs === 0],
+    [
+      `none fired twice: one event per package, the one it names (${firing.notOnce} not so), no jobs (${firing.jobs})`,
+      firing.notOnce === 0 && firing.jobs === 0
+    ],
     [`no future package fired (${futureFiring.fired})`, futureFiring.fired === 0 && futureFiring.notOnce === 0],
     [`idle node CPU holding ${future} future packages <= 2% (${fmt(holding.nodeCpuPct, 2)}%)`, holding.nodeCpuPct <= 2]
   ]
   const cpuRow = (title: string, cpu: IdleCpu, notes: string) => [
-    title, fmt(cpu.seconds, 1), fmt(cpu.nodeCpuPct, 2), fmt(cpu.backendsCpuPct, 2), fmt(cpu.serverCpuPct, 2), notes
+    title,
+    fmt(cpu.seconds, 1),
+    fmt(cpu.nodeCpuPct, 2),
+    fmt(cpu.backendsCpuPct, 2),
+    fmt(cpu.serverCpuPct, 2),
+    notes
   ]
   const cores = os.availableParallelism()
   const loadAfter = os.loadavg()[0]!
@@ -105,8 +114,12 @@ await withBenchNode("bench_schedule", {}, async ({ node, db, databaseName, loadB
     table(["window", "s", "node CPU %", "PostgreSQL backends CPU %", "PostgreSQL server CPU %", "notes"], [
       cpuRow("idle, no package", baseline, ""),
       cpuRow(`idle, ${future} future packages`, holding, `scheduled in ${fmt(held.ms / 1000, 1)} s (${fmt(rate)}/s)`),
-      cpuRow(`firing ${due} packages`, firingCpu, `scheduled in ${fmt(batch.ms / 1000, 1)} s` +
-        (scheduledInTime ? "" : " (WARNING: not all before the first was due)"))
+      cpuRow(
+        `firing ${due} packages`,
+        firingCpu,
+        `scheduled in ${fmt(batch.ms / 1000, 1)} s` +
+          (scheduledInTime ? "" : " (WARNING: not all before the first was due)")
+      )
     ]),
     "",
     `lateness (fired_at − scheduled_for) of ${firing.latenessMs.length} packages due over ${spreadMs / 1000} s: ` +
@@ -115,12 +128,25 @@ await withBenchNode("bench_schedule", {}, async ({ node, db, databaseName, loadB
     targetTable(targets),
     ""
   ]
-  printReport(out, flags.json ? {
-    workspaces, lists: lists.length, due, spreadMs, future,
-    idle: { baseline, holding }, firingCpu,
-    scheduling: { futureMs: held.ms, batchMs: batch.ms, scheduledInTime },
-    latenessMs: { p50, p99, max, all: [...firing.latenessMs].sort((a, b) => a - b) },
-    firing: { ...firing, latenessMs: undefined }, futureFiring: { ...futureFiring, latenessMs: undefined },
-    targets: Object.fromEntries(targets), loadBefore, loadAfter
-  } : undefined)
+  printReport(
+    out,
+    flags.json ?
+      {
+        workspaces,
+        lists: lists.length,
+        due,
+        spreadMs,
+        future,
+        idle: { baseline, holding },
+        firingCpu,
+        scheduling: { futureMs: held.ms, batchMs: batch.ms, scheduledInTime },
+        latenessMs: { p50, p99, max, all: [...firing.latenessMs].sort((a, b) => a - b) },
+        firing: { ...firing, latenessMs: undefined },
+        futureFiring: { ...futureFiring, latenessMs: undefined },
+        targets: Object.fromEntries(targets),
+        loadBefore,
+        loadAfter
+      } :
+      undefined
+  )
 })

@@ -17,11 +17,11 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { parseArgs } from "node:util"
-import { call, cleanUpOnSignal, fmt, log, sleep, startPlain, stopChild, table } from "./support/Common.js"
-import { allProcesses, parentOf } from "./support/Proc.js"
-import { ffmpegPath } from "../src/render/Ffmpeg.js"
+import { ffmpegPath } from "../src/drawing/Ffmpeg.js"
 import { createTestDatabase, type TestDatabase } from "../test/support/Database.js"
 import { startNode, type TestNode } from "../test/support/Node.js"
+import { call, cleanUpOnSignal, fmt, log, sleep, startPlain, stopChild, table } from "./support/Common.js"
+import { allProcesses, parentOf } from "./support/Proc.js"
 
 const MB = 1024 * 1024
 
@@ -35,15 +35,15 @@ const { values: flags } = parseArgs({
 const targetBytes = Number(flags.size) * MB
 const concurrent = Number(flags.concurrent)
 
-
 const run = (command: string, args: ReadonlyArray<string>) =>
   new Promise<void>((resolve, reject) => {
     const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] })
     let errors = ""
     child.stderr?.on("data", (d) => (errors += d))
     child.once("error", reject)
-    child.once("exit", (code) =>
-      code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${errors}`))
+    child.once(
+      "exit",
+      (code) => code === 0 ? resolve() : reject(new Error(`${command} exited with ${code}: ${errors}`))
     )
   })
 
@@ -57,11 +57,31 @@ const settle = async () => {
 const makeVideo = async (file: string) => {
   const encode = (seconds: number) =>
     run(ffmpegPath(), [
-      "-hide_banner", "-loglevel", "error", "-y",
-      "-f", "lavfi", "-i", "testsrc2=s=1920x1080:r=30",
-      "-t", seconds.toFixed(2),
-      "-c:v", "libx264", "-preset", "ultrafast", "-b:v", "20M", "-maxrate", "20M", "-bufsize", "40M",
-      "-pix_fmt", "yuv420p", "-f", "mp4", file
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "testsrc2=s=1920x1080:r=30",
+      "-t",
+      seconds.toFixed(2),
+      "-c:v",
+      "libx264",
+      "-preset",
+      "ultrafast",
+      "-b:v",
+      "20M",
+      "-maxrate",
+      "20M",
+      "-bufsize",
+      "40M",
+      "-pix_fmt",
+      "yuv420p",
+      "-f",
+      "mp4",
+      file
     ])
   // 20 Mbit/s is 2.5 MB/s: 16 s for 40 MB.
   let seconds = targetBytes / (20_000_000 / 8)
@@ -143,7 +163,6 @@ const sampleRss = (pid: number) => {
   }
 }
 
-
 /** One multipart upload of the file, streamed from disk (the Blob is backed by the file). Answers its time and body. */
 const uploadFile = async (url: string, key: string, file: string) => {
   const form = new FormData()
@@ -205,25 +224,21 @@ const copyPhase = async (file: string, dir: string, how: "copyFile" | "cp", coun
   return { count, wallMs, eachMs }
 }
 
-
-
-
 const main = async () => {
   let database: TestDatabase | undefined
   let node: TestNode | undefined
   let plain: Awaited<ReturnType<typeof startPlain>> | undefined
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-bench-upload-"))
   let cleaned: Promise<void> | undefined
-  const cleanUp = () =>
-    (cleaned ??= (async () => {
-      if (plain !== undefined) await stopChild(plain.process)
-      if (node !== undefined) {
-        await node.stop()
-        fs.rmSync(node.dataDir, { recursive: true, force: true })
-      }
-      if (database !== undefined) await database.drop()
-      fs.rmSync(work, { recursive: true, force: true })
-    })())
+  const cleanUp = () => (cleaned ??= (async () => {
+    if (plain !== undefined) await stopChild(plain.process)
+    if (node !== undefined) {
+      await node.stop()
+      fs.rmSync(node.dataDir, { recursive: true, force: true })
+    }
+    if (database !== undefined) await database.drop()
+    fs.rmSync(work, { recursive: true, force: true })
+  })())
   cleanUpOnSignal(cleanUp)
   const loadBefore = os.loadavg()[0]!
   try {
@@ -308,8 +323,10 @@ const main = async () => {
     // The heap a first upload grows stays; over the idle before any upload too, so that it cannot hide a buffer.
     const coldGrowth = (nodeMany.peak - coldIdle) / MB
     const streamed = growth < growthLimit && coldGrowth < growthLimit
-    const copyRow = (scenario: string, p: Awaited<ReturnType<typeof copyPhase>>) =>
-      [scenario, fmt(p.wallMs / 1000, 2), fmt(mbps(p)), each(p), "", "", "", "(yardstick)", ""]
+    const copyRow = (
+      scenario: string,
+      p: Awaited<ReturnType<typeof copyPhase>>
+    ) => [scenario, fmt(p.wallMs / 1000, 2), fmt(mbps(p)), each(p), "", "", "", "(yardstick)", ""]
     const uploadRow = (scenario: string, p: Phase, target = "", met?: boolean) => [
       scenario,
       fmt(p.wallMs / 1000, 2),
@@ -349,8 +366,11 @@ const main = async () => {
     const cores = os.availableParallelism()
     const loadAfter = os.loadavg()[0]!
     const busy = loadBefore > cores / 2
-      ? [`WARNING: the machine was busy before the run (1-min load ${fmt(loadBefore, 2)} on ${cores} cores); ` +
-        "other work competed for the CPU and the figures are low. Run again on a quiet machine.", ""]
+      ? [
+        `WARNING: the machine was busy before the run (1-min load ${fmt(loadBefore, 2)} on ${cores} cores); ` +
+        "other work competed for the CPU and the figures are low. Run again on a quiet machine.",
+        ""
+      ]
       : []
     const hwm = (p: Phase) => (p.hwm === undefined ? "n/a" : `${fmt(p.hwm / MB)} MB`)
 
@@ -390,23 +410,29 @@ const main = async () => {
         mbPerSecond: mbps(p)
       })
       const memory = (p: Phase) => ({ idleRss: p.idle, peakRss: p.peak, hwm: p.hwm ?? null, samples: p.samples })
-      process.stdout.write(JSON.stringify({
-        bytes,
-        copyFile: brief(copyOne),
-        cp: brief(cpOne),
-        copyFileConcurrent: brief(copyMany),
-        plain: { ...brief(plainOne), ...memory(plainOne) },
-        plainConcurrent: { ...brief(plainMany), ...memory(plainMany) },
-        node: { ...brief(nodeOne), ...memory(nodeOne) },
-        nodeConcurrent: { ...brief(nodeMany), ...memory(nodeMany) },
-        coldIdleRss: coldIdle,
-        growthMb: growth,
-        coldGrowthMb: coldGrowth,
-        streamed,
-        loadBefore,
-        loadMeasured,
-        loadAfter
-      }, null, 2) + "\n")
+      process.stdout.write(
+        JSON.stringify(
+          {
+            bytes,
+            copyFile: brief(copyOne),
+            cp: brief(cpOne),
+            copyFileConcurrent: brief(copyMany),
+            plain: { ...brief(plainOne), ...memory(plainOne) },
+            plainConcurrent: { ...brief(plainMany), ...memory(plainMany) },
+            node: { ...brief(nodeOne), ...memory(nodeOne) },
+            nodeConcurrent: { ...brief(nodeMany), ...memory(nodeMany) },
+            coldIdleRss: coldIdle,
+            growthMb: growth,
+            coldGrowthMb: coldGrowth,
+            streamed,
+            loadBefore,
+            loadMeasured,
+            loadAfter
+          },
+          null,
+          2
+        ) + "\n"
+      )
     }
   } finally {
     await cleanUp()

@@ -1,26 +1,22 @@
-import {
-  RunnerAddress,
-  ShardingConfig,
-  SingleRunner,
-  SqlMessageStorage,
-  SqlRunnerStorage
-} from "@effect/cluster"
+import { RunnerAddress, ShardingConfig, SingleRunner, SqlMessageStorage, SqlRunnerStorage } from "@effect/cluster"
 import { NodeClusterSocket } from "@effect/platform-node"
 import { SqlClient } from "@effect/sql"
 import { Effect, Layer, Option } from "effect"
-import { RENDER_SHARD_GROUP } from "../src/renders/jobs/RenderRunnerEntity.js"
 import { AppConfig } from "../src/Config.js"
-import { GroupCommitStorage } from "./GroupCommitStorage.js"
+import { RENDER_SHARD_GROUP } from "../src/renders/RenderRunnerEntity.js"
 import { withStartupLock } from "../src/sql/Database.js"
+import { GroupCommitStorage } from "./GroupCommitStorage.js"
 
 /**
  * Tuned from the measured defaults (33 s failover, timers up to 10 s late): a dead node's shards move within
  * ~10 s and a due scheduled message is picked up within 0.5 s. `shardsPerGroup` must never change.
+ * The lock refresh is also its own timeout: at 2 s a busy machine (a refresh statement waiting over 2 s for the CPU)
+ * made a live node drop every shard and interrupt its entities; 3 s still refreshes three times per expiration.
  */
 export const shardingTuning = {
   shardsPerGroup: 300,
   shardLockExpiration: "10 seconds",
-  shardLockRefreshInterval: "2 seconds",
+  shardLockRefreshInterval: "3 seconds",
   refreshAssignmentsInterval: "2 seconds",
   runnerHealthCheckInterval: "5 seconds",
   entityMessagePollInterval: "500 millis",
@@ -46,7 +42,8 @@ const shardGroupsOf = (renderSlots: number) => ({
  */
 const unprocessedIndex = Effect.flatMap(
   SqlClient.SqlClient,
-  (sql) => sql`CREATE INDEX IF NOT EXISTS cluster_messages_unprocessed_idx ON cluster_messages (shard_id) WHERE NOT processed`
+  (sql) =>
+    sql`CREATE INDEX IF NOT EXISTS cluster_messages_unprocessed_idx ON cluster_messages (shard_id) WHERE NOT processed`
 ).pipe(Effect.orDie)
 
 /**
@@ -56,20 +53,27 @@ const unprocessedIndex = Effect.flatMap(
 export const ClusterLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   if (Option.isNone(config.databaseUrl)) {
-    return SingleRunner.layer({ shardingConfig: { ...shardingTuning, ...shardGroupsOf(config.renderSlots) }, runnerStorage: "memory" }).pipe(
+    return SingleRunner.layer({
+      shardingConfig: { ...shardingTuning, ...shardGroupsOf(config.renderSlots) },
+      runnerStorage: "memory"
+    }).pipe(
       Layer.tap(() => unprocessedIndex)
     )
   }
   // Creates the cluster's own tables once, under the start-up lock, before the runner races anyone for them.
-  yield* withStartupLock(Effect.scoped(Layer.build(
-    Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(Layer.provide(ShardingConfig.layer(shardingTuning)))
-  )).pipe(Effect.zipRight(unprocessedIndex)))
+  yield* withStartupLock(
+    Effect.scoped(Layer.build(
+      Layer.mergeAll(SqlMessageStorage.layer, SqlRunnerStorage.layer).pipe(
+        Layer.provide(ShardingConfig.layer(shardingTuning))
+      )
+    )).pipe(Effect.zipRight(unprocessedIndex))
+  )
   const address = RunnerAddress.make(config.runnerHost, config.runnerPort)
   const shardingConfig = {
     ...shardingTuning,
     ...shardGroupsOf(config.renderSlots),
     runnerAddress: Option.some(address),
-    // Bound to one interface: the runner port takes entity messages without authentication (README "Runner port").
+    // Bound to one interface: the runner port takes entity messages without authentication (docs/operating.md "The runner port").
     runnerListenAddress: Option.some(RunnerAddress.make(config.runnerListenHost, config.runnerPort))
   }
   const storage = Layer.merge(GroupCommitStorage, Layer.orDie(SqlRunnerStorage.layer)).pipe(

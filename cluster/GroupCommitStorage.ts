@@ -39,7 +39,7 @@ interface RequestRow {
  * - a final reply is saved by group commit in one data-modifying statement (atomic like the library's BEGIN,
  *   UPDATE, INSERT, COMMIT), again shared by the replies that arrive together.
  * Every state change of the service is such a request and reply, and their round trips and commits were most of a
- * stream update's CPU, the node's and PostgreSQL's (README, "Request throughput"). Duplicates, long keys, chunks
+ * stream update's CPU, the node's and PostgreSQL's (docs/performance.md, "Request throughput"). Duplicates, long keys, chunks
  * and everything else go through the library's own code.
  */
 const make = Effect.gen(function*() {
@@ -72,10 +72,16 @@ const make = Effect.gen(function*() {
           trace_id, span_id, sampled, id, deliver_at
         FROM unnest(${rows.map((r) => r.id)}::bigint[], ${rows.map((r) => r.messageId)}::text[],
           ${rows.map((r) => r.shardId)}::text[],
-          ${rows.map((r) => r.envelope.address.entityType)}::text[], ${rows.map((r) => r.envelope.address.entityId)}::text[],
+          ${rows.map((r) => r.envelope.address.entityType)}::text[], ${
+        rows.map((r) => r.envelope.address.entityId)
+      }::text[],
           ${rows.map((r) => r.envelope.tag)}::text[], ${rows.map((r) => JSON.stringify(r.envelope.payload))}::text[],
-          ${rows.map((r) => JSON.stringify(r.envelope.headers))}::text[], ${rows.map((r) => r.envelope.traceId ?? null)}::text[],
-          ${rows.map((r) => r.envelope.spanId ?? null)}::text[], ${rows.map((r) => r.envelope.sampled ?? null)}::boolean[],
+          ${rows.map((r) => JSON.stringify(r.envelope.headers))}::text[], ${
+        rows.map((r) => r.envelope.traceId ?? null)
+      }::text[],
+          ${rows.map((r) => r.envelope.spanId ?? null)}::text[], ${
+        rows.map((r) => r.envelope.sampled ?? null)
+      }::boolean[],
           ${rows.map((r) => r.deliverAt === null ? null : String(r.deliverAt))}::bigint[])
           AS t(id, message_id, shard_id, entity_type, entity_id, tag, payload, headers, trace_id, span_id, sampled, deliver_at)
         ON CONFLICT (message_id) DO NOTHING
@@ -101,7 +107,9 @@ const make = Effect.gen(function*() {
           deliverAt: DeliverAt.toMillis(message.envelope.payload)
         }).pipe(persistence)
       ),
-      Effect.flatMap((inserted) => inserted ? Effect.succeed(MessageStorage.SaveResult.Success()) : library.saveRequest(message)),
+      Effect.flatMap((inserted) =>
+        inserted ? Effect.succeed(MessageStorage.SaveResult.Success()) : library.saveRequest(message)
+      ),
       Effect.withTracerEnabled(false)
     )
   }
@@ -135,7 +143,10 @@ const make = Effect.gen(function*() {
   const saveReply = (reply: Reply.ReplyWithContext<any>) =>
     Reply.serialize(reply).pipe(
       Effect.flatMap((encoded) =>
-        (encoded._tag === "WithExit" ? saveFinalReplies(encoded) : saveChunk(encoded)).pipe(waitingOutOutage, persistence)
+        (encoded._tag === "WithExit" ? saveFinalReplies(encoded) : saveChunk(encoded)).pipe(
+          waitingOutOutage,
+          persistence
+        )
       ),
       Effect.asVoid,
       Effect.withTracerEnabled(false)

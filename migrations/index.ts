@@ -18,6 +18,10 @@ import m0017 from "./0017_sweeps.js"
 import m0018 from "./0018_blob_sweeps.js"
 import m0019 from "./0019_attempt_headers.js"
 import m0020 from "./0020_ingest_queue.js"
+import m0021 from "./0021_render_draws.js"
+import m0022 from "./0022_people.js"
+import m0023 from "./0023_render_extras.js"
+import m0024 from "./0024_approval_decisions.js"
 
 /** Static imports, because the migrator's dynamic import cannot load `.ts` files under vitest. */
 export const migrations = {
@@ -40,5 +44,9 @@ export const migrations = {
   "0017_sweeps": m0017,
   "0018_blob_sweeps": m0018,
   "0019_attempt_headers": m0019,
-  "0020_ingest_queue": m0020
+  "0020_ingest_queue": m0020,
+  "0021_render_draws": m0021,
+  "0022_people": m0022,
+  "0023_render_extras": m0023,
+  "0024_approval_decisions": m0024
 }

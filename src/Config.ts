@@ -40,7 +40,9 @@ const settingsConfig = Effect.gen(function*() {
   const port = yield* Config.integer("PORT").pipe(Config.withDefault(8080))
   const dataDir = yield* Config.string("DATA_DIR").pipe(Config.withDefault("./data"))
   const publicBaseUrl = yield* Config.string("PUBLIC_BASE_URL").pipe(Config.withDefault(`http://localhost:${port}`))
-  const databaseUrl = yield* Config.option(Config.string("DATABASE_URL")).pipe(Effect.map(Option.filter((s) => s !== "")))
+  const databaseUrl = yield* Config.option(Config.string("DATABASE_URL")).pipe(
+    Effect.map(Option.filter((s) => s !== ""))
+  )
   const runnerHost = yield* Config.string("RUNNER_HOST").pipe(Config.withDefault("localhost"))
   const listenHost = yield* Config.option(Config.string("RUNNER_LISTEN_HOST")).pipe(
     Effect.map(Option.filter((s) => s !== ""))
@@ -51,11 +53,14 @@ const settingsConfig = Effect.gen(function*() {
     databaseUrl,
     dataDir: path.resolve(dataDir),
     publicBaseUrl: publicBaseUrl.replace(/\/+$/, ""),
-    adminToken: yield* Config.option(Config.string("ADMIN_TOKEN").pipe(Config.validate({
-      message: `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 24\`), or unset for a ` +
-        "random one kept in DATA_DIR/admin-token",
-      validation: (token) => token === "" || token.length >= ADMIN_TOKEN_MIN_LENGTH
-    }))).pipe(Effect.map(Option.filter((s) => s !== ""))),
+    adminToken: yield* Config.option(
+      Config.string("ADMIN_TOKEN").pipe(Config.validate({
+        message:
+          `must be at least ${ADMIN_TOKEN_MIN_LENGTH} characters (e.g. \`openssl rand -hex 24\`), or unset for a ` +
+          "random one kept in DATA_DIR/admin-token",
+        validation: (token) => token === "" || token.length >= ADMIN_TOKEN_MIN_LENGTH
+      }))
+    ).pipe(Effect.map(Option.filter((s) => s !== ""))),
     smtpUrl: yield* Config.option(Config.string("SMTP_URL")),
     allowPrivateUrls: yield* Config.boolean("ALLOW_PRIVATE_URLS").pipe(Config.withDefault(false)),
     deliveryRetrySchedule: yield* Config.string("DELIVERY_RETRY_SCHEDULE").pipe(
@@ -70,10 +75,14 @@ const settingsConfig = Effect.gen(function*() {
     renderSlots: yield* Config.integer("RENDER_SLOTS").pipe(Config.withDefault(os.availableParallelism())),
     otlpEndpoint: yield* Config.option(Config.string("OTEL_EXPORTER_OTLP_ENDPOINT")),
     serviceName: yield* Config.string("OTEL_SERVICE_NAME").pipe(Config.withDefault("clipwright")),
-    compressedClock: Option.getOrUndefined(yield* Config.option(Config.all({
-      rate: Config.number("TEST_CLOCK_RATE").pipe(Config.validate({ message: "must be above 0", validation: (n) => n > 0 })),
-      origin: Config.integer("TEST_CLOCK_ORIGIN")
-    })))
+    compressedClock: Option.getOrUndefined(
+      yield* Config.option(Config.all({
+        rate: Config.number("TEST_CLOCK_RATE").pipe(
+          Config.validate({ message: "must be above 0", validation: (n) => n > 0 })
+        ),
+        origin: Config.integer("TEST_CLOCK_ORIGIN")
+      }))
+    )
   } satisfies AppSettings
 })
 

@@ -6,35 +6,45 @@ import { ClusterLive } from "../cluster/Cluster.js"
 import { EntitiesLive } from "../cluster/Entities.js"
 import { ClipwrightApi } from "./Api.js"
 import { BrandMediaHoldersLive, BrandsLive } from "./brands/BrandsLive.js"
-import {
-  ChannelBrandWearers,
-  ChannelClipListeners,
-  ChannelListeners,
-  ChannelRenderListeners,
-  ChannelsLive
-} from "./channels/ChannelsLive.js"
-import { JobRepo } from "./channels/jobs/JobRepo.js"
+import { ChannelBrandWearers, ChannelListeners, ChannelsLive } from "./channels/ChannelsLive.js"
 import { CredentialsLive } from "./channels/CredentialsHttp.js"
 import { AppConfig } from "./Config.js"
-import { DeliveriesLive } from "./deliveries/DeliveriesLive.js"
+import { ApprovalRoutes } from "./console/approvals/ApprovalRoutes.js"
+import { AttentionQuery } from "./console/attention/AttentionQuery.js"
+import { HomeRoutes } from "./console/attention/HomeRoutes.js"
+import { CalendarRoutes } from "./console/calendar/CalendarRoutes.js"
+import { ConsoleRoutes } from "./console/ConsoleRoutes.js"
+import { DeliveryRoutes } from "./console/deliveries/DeliveryRoutes.js"
+import { EventRoutes } from "./console/events/EventRoutes.js"
+import { ExportRoutes } from "./console/exports/ExportRoutes.js"
+import { ListRoutes } from "./console/lists/ListRoutes.js"
+import { WorkspaceRoutes } from "./console/workspace/WorkspaceRoutes.js"
+import { HandOverLive } from "./delivery/handover/HandOverLive.js"
+import { ReceiptsLive } from "./delivery/handover/ReceiptsLive.js"
+import { DeliveriesLive } from "./delivery/log/DeliveriesLive.js"
+import { DrawingRenderer } from "./drawing/DrawingRenderer.js"
 import { FeedsLive } from "./feeds/FeedsLive.js"
 import { ErrorEnvelopeLive, requestContext } from "./http/RequestContext.js"
 import { IdentityLive } from "./identity/IdentityLive.js"
 import { IngestLive } from "./ingest/IngestLive.js"
-import { JobViewsLive } from "./jobs/JobViewsLive.js"
-import { PipelineViewsLive } from "./jobs/PipelineViewsLive.js"
-import { DecisionsLive } from "./jobs/DecisionsLive.js"
 import { MediaLive } from "./media/MediaLive.js"
+import { OrphanBlobSweepLive } from "./media/OrphanBlobs.js"
 import { MetricsExportLive } from "./observability/MetricsExport.js"
 import { MetricsSamplerLive } from "./observability/MetricsSampler.js"
 import { TracingLive } from "./observability/Tracing.js"
+import { PeopleLive } from "./people/PeopleLive.js"
+import { DecisionsLive } from "./publishing/actions/DecisionsLive.js"
+import { PipelineViewsLive } from "./publishing/pipeline/PipelineViewsLive.js"
+import { ChannelClipListeners } from "./publishing/states/ChannelClipListeners.js"
+import { ChannelRenderListeners } from "./publishing/states/ChannelRenderListeners.js"
+import { JobMachineLive } from "./publishing/states/JobMachineLive.js"
+import { JobRepo } from "./publishing/states/JobRepo.js"
+import { JobViewsLive } from "./publishing/views/JobViewsLive.js"
 import { PostListMediaHoldersLive, PostListsLive } from "./queues/PostListsLive.js"
 import { RenderedClipNeeds } from "./renders/clips/RenderedClipNeeds.js"
-import { RendersLive } from "./renders/RendersLive.js"
+import { RendersLive } from "./renders/runner/RendersLive.js"
 import { DatabaseLive } from "./sql/Database.js"
-import { LocalBlobStorage } from "./storage/LocalBlobStorage.js"
-import { OrphanBlobSweepLive } from "./media/OrphanBlobs.js"
-import { DrawingRenderer } from "./render/DrawingRenderer.js"
+import { StorageLive } from "./storage/setup/StorageLive.js"
 import { StreamsLive } from "./streams/StreamsLive.js"
 import { SystemHttpLive } from "./system/SystemHttp.js"
 import { TemplatesLive } from "./templates/TemplatesLive.js"
@@ -42,7 +52,9 @@ import { TemplatesLive } from "./templates/TemplatesLive.js"
 /** Every area, each standing on the ones below it (identity and templates at the bottom, post lists at the top). */
 const AreasLive = PostListsLive.pipe(
   Layer.provideMerge(Layer.mergeAll(IngestLive, DecisionsLive, PipelineViewsLive, JobViewsLive, DeliveriesLive)),
-  Layer.provideMerge(Layer.mergeAll(ChannelsLive, CredentialsLive)),
+  // The job and post state machine stands on channels (whose entity runs it) and on hand-over (its follow-ups).
+  Layer.provideMerge(JobMachineLive),
+  Layer.provideMerge(Layer.mergeAll(ChannelsLive, CredentialsLive, HandOverLive, ReceiptsLive)),
   Layer.provideMerge(FeedsLive),
   Layer.provideMerge(RendersLive),
   Layer.provideMerge(BrandsLive),
@@ -50,8 +62,11 @@ const AreasLive = PostListsLive.pipe(
   // Media asks what holds a file: scheduled posts laid over brand slots.
   Layer.provideMerge(PostListMediaHoldersLive),
   Layer.provideMerge(BrandMediaHoldersLive),
-  Layer.provideMerge(Layer.mergeAll(StreamsLive, TemplatesLive, SystemHttpLive)),
+  Layer.provideMerge(Layer.merge(StreamsLive, SystemHttpLive)),
+  // Streams check the operator's template clearance, which the templates area answers.
+  Layer.provideMerge(TemplatesLive),
   Layer.provideMerge(IdentityLive),
+  Layer.provideMerge(PeopleLive),
   // Lower areas ask higher ones through ports (media asks renders which clips are needed; brands, streams, feeds and
   // renders ask channels); the answers need only SQL and the cluster, so they sit under every area.
   Layer.provideMerge(Layer.mergeAll(
@@ -67,6 +82,12 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
   const config = yield* AppConfig
   return HttpApiBuilder.serve(requestContext(`${config.publicBaseUrl}/errors`)).pipe(
     Layer.provide(HttpApiScalar.layer({ path: "/docs" })),
+    Layer.provide(ConsoleRoutes),
+    Layer.provide(Layer.merge(ApprovalRoutes, HomeRoutes.pipe(Layer.provide(AttentionQuery.layer)))),
+    Layer.provide(WorkspaceRoutes),
+    Layer.provide(ExportRoutes),
+    Layer.provide(DeliveryRoutes),
+    Layer.provide(Layer.mergeAll(CalendarRoutes, EventRoutes, ListRoutes)),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
     Layer.provide(ErrorEnvelopeLive),
     Layer.provide(HttpApiBuilder.api(ClipwrightApi)),
@@ -80,7 +101,7 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
 /** One node: HTTP API and the cluster runner hosting every entity, over SQL and file storage. The only composition root. */
 export const NodeLive = Layer.mergeAll(HttpLive, EntitiesLive, MetricsSamplerLive, OrphanBlobSweepLive).pipe(
   Layer.provide(AreasLive),
-  Layer.provideMerge(Layer.merge(LocalBlobStorage.layer, DrawingRenderer.layer)),
+  Layer.provideMerge(Layer.merge(StorageLive, DrawingRenderer.layer)),
   Layer.provideMerge(ClusterLive),
   Layer.provideMerge(DatabaseLive),
   Layer.provide(Layer.merge(TracingLive, MetricsExportLive))

@@ -17,7 +17,12 @@ const describe = (error: ConfigError.ConfigError): string =>
 const report = (cause: Cause.Cause<unknown>) =>
   Option.match(Option.filter(Cause.failureOption(cause), ConfigError.isConfigError), {
     onNone: () => Effect.logError(cause),
-    onSome: (error) => Effect.sync(() => process.stderr.write(`clipwright cannot start: ${describe(error)}\n`))
+    // A block body: `write`'s boolean made the two branches' types differ, which tsc inferred or refused depending on
+    // the order it met the program's files in (the build config refused it after the folders moved).
+    onSome: (error) =>
+      Effect.sync(() => {
+        process.stderr.write(`clipwright cannot start: ${describe(error)}\n`)
+      })
   })
 
 NodeRuntime.runMain(main.pipe(Effect.tapErrorCause(report)), { disablePrettyLogger: true, disableErrorReporting: true })

@@ -1,8 +1,8 @@
 import * as os from "node:os"
-import { cleanUpOnSignal, log, startPlain, stopChild, table } from "./Common.js"
-import { type BenchDatabase, openDatabase } from "./PipelineSetup.js"
 import { createTestDatabase, type TestDatabase } from "../../test/support/Database.js"
 import { startNode, type TestNode } from "../../test/support/Node.js"
+import { cleanUpOnSignal, log, startPlain, stopChild, table } from "./Common.js"
+import { type BenchDatabase, openDatabase } from "./PipelineSetup.js"
 
 /** What was started, stopped last first and once only: Ctrl-C and the run's own end may both ask. */
 export const stopsOnce = () => {
@@ -10,10 +10,9 @@ export const stopsOnce = () => {
   let stopped: Promise<void> | undefined
   return {
     add: (step: () => Promise<void>) => void steps.unshift(step),
-    run: () =>
-      (stopped ??= (async () => {
-        for (const step of steps) await step()
-      })())
+    run: () => (stopped ??= (async () => {
+      for (const step of steps) await step()
+    })())
   }
 }
 export type Stops = ReturnType<typeof stopsOnce>
@@ -53,8 +52,11 @@ export interface BenchNode<C = undefined> {
 }
 
 /** A fresh database, the companion if any, one node on the database and a pool to it; each is added to `stops`. */
-export const startBenchNode = async <C = undefined>(label: string, options: BenchNodeOptions<C>, stops: Stops):
-  Promise<BenchNode<C>> => {
+export const startBenchNode = async <C = undefined>(
+  label: string,
+  options: BenchNodeOptions<C>,
+  stops: Stops
+): Promise<BenchNode<C>> => {
   const database = await createTestDatabase(label)
   stops.add(database.drop)
   const databaseName = new URL(database.url).pathname.slice(1)

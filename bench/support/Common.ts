@@ -54,8 +54,10 @@ export const stopChild = async (child: ChildProcess) => {
 export const table = (header: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<string>>) => {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)))
   const line = (cells: ReadonlyArray<string>) =>
-    `| ${cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
-      .join(" | ")} |`
+    `| ${
+      cells.map((c, i) => (i === 0 || i >= cells.length - 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!)))
+        .join(" | ")
+    } |`
   return [line(header), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)].join("\n")
 }
 

@@ -65,7 +65,9 @@ const unionLength = (intervals: ReadonlyArray<readonly [number, number]>) => {
 /** The value below which `p` % of the samples fall (nearest rank). */
 export const percentile = (samples: ReadonlyArray<number>, p: number) => {
   const sorted = [...samples].sort((a, b) => a - b)
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100 * sorted.length) - 1))]!
+  return sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100 * sorted.length) - 1))]!
 }
 
 interface Moments {
@@ -89,7 +91,9 @@ const stagesOf = async (db: BenchDatabase, workspaceId: string, firstArrival: Re
             ${epoch("d.created_at")} AS made, ${epoch("a.started_at")} AS sent, ${epoch("d.updated_at")} AS recorded
        FROM deliveries d JOIN delivery_posts dp ON dp.delivery_id = d.id JOIN posts p ON p.id = dp.post_id
        JOIN jobs j ON j.id = p.job_id LEFT JOIN delivery_attempts a ON a.delivery_id = d.id AND a.attempt = 1
-      WHERE d.workspace_id = $1`, [workspaceId])
+      WHERE d.workspace_id = $1`,
+    [workspaceId]
+  )
   const stage = (name: string, of: (r: Moments, arrived: number) => number | null): Stage => {
     const samples = rows.flatMap((r) => {
       const arrived = firstArrival.get(r.delivery_id)
@@ -122,23 +126,36 @@ export const seedBursts = (db: BenchDatabase, target: DeliveryTarget, plan: Burs
  * Arms the seeded posts so a burst of `perBurst` falls due every `everyMs`, waits until the receiver got a call for
  * each and every post has left SCHEDULED and PUBLISHING, and reads what the receiver and the tables say.
  */
-export const runBursts = async (db: BenchDatabase, target: DeliveryTarget, jobIds: ReadonlyArray<string>,
-  receiverUrl: string, plan: BurstPlan, hookPath = "/hooks"): Promise<DeliveryRun> => {
+export const runBursts = async (
+  db: BenchDatabase,
+  target: DeliveryTarget,
+  jobIds: ReadonlyArray<string>,
+  receiverUrl: string,
+  plan: BurstPlan,
+  hookPath = "/hooks"
+): Promise<DeliveryRun> => {
   const posts = jobIds.length
   const dueTimes = await arm(db, jobIds, plan.perBurst, Date.now() + (plan.leadMs ?? 1000), plan.everyMs)
   const deadline = dueTimes.at(-1)! + (plan.timeoutMs ?? 120_000)
   while (await receiverCount(receiverUrl, hookPath) < posts && Date.now() < deadline) await sleep(POLL_MS)
   // The receiver answered; the states follow once each sender has recorded its group.
-  while ((await db.rows<{ open: number }>(
-    "SELECT count(*)::int AS open FROM posts WHERE workspace_id = $1 AND state IN ('SCHEDULED', 'PUBLISHING')",
-    [target.workspaceId]))[0]!.open > 0 && Date.now() < deadline) await sleep(POLL_MS)
+  while (
+    (await db.rows<{ open: number }>(
+        "SELECT count(*)::int AS open FROM posts WHERE workspace_id = $1 AND state IN ('SCHEDULED', 'PUBLISHING')",
+        [target.workspaceId]
+      ))[0]!.open > 0 && Date.now() < deadline
+  ) await sleep(POLL_MS)
   const calls = await receiverCalls(receiverUrl, hookPath)
   const rows = await db.rows<PostRow>(
     `SELECT p.id AS post_id, p.state, (extract(epoch FROM p.scheduled_for) * 1000)::float8 AS due,
             coalesce(array_agg(dp.delivery_id) FILTER (WHERE dp.delivery_id IS NOT NULL), '{}') AS deliveries
        FROM posts p LEFT JOIN delivery_posts dp ON dp.post_id = p.id AND dp.via = 'webhook' AND dp.event = 'post.publish'
-      WHERE p.workspace_id = $1 GROUP BY p.id`, [target.workspaceId])
-  const deliveries = await db.rows<{ state: string }>("SELECT state FROM deliveries WHERE workspace_id = $1", [target.workspaceId])
+      WHERE p.workspace_id = $1 GROUP BY p.id`,
+    [target.workspaceId]
+  )
+  const deliveries = await db.rows<{ state: string }>("SELECT state FROM deliveries WHERE workspace_id = $1", [
+    target.workspaceId
+  ])
 
   const firstArrival = new Map<string, number>()
   for (const [id, at] of calls) firstArrival.set(id, Math.min(at, firstArrival.get(id) ?? Infinity))

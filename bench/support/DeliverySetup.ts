@@ -14,7 +14,13 @@ export interface DeliveryTarget {
   readonly streamId: string
   readonly streamName: string
   readonly subscriptionId: string
-  readonly channel: { readonly id: string; readonly platform: string; readonly surface: string; readonly ratio: string; readonly locale: string }
+  readonly channel: {
+    readonly id: string
+    readonly platform: string
+    readonly surface: string
+    readonly ratio: string
+    readonly locale: string
+  }
 }
 
 type Node = { readonly url: string; readonly adminToken: string }
@@ -30,8 +36,10 @@ export const prepareDeliveries = async (node: Node, webhookUrl: string): Promise
     ownerEmail: "owner@example.test"
   })).json
   const workspaceId: string = workspace.accountId
-  const { secret } = (await call(`${node.url}/admin/workspaces/${workspaceId}/webhook`, "PUT", admin, { url: webhookUrl })).json
-  const key: string = (await call(`${node.url}/admin/workspaces/${workspaceId}/keys`, "POST", admin, { scopes: ["*"] })).json.apiKey
+  const { secret } =
+    (await call(`${node.url}/admin/workspaces/${workspaceId}/webhook`, "PUT", admin, { url: webhookUrl })).json
+  const key: string =
+    (await call(`${node.url}/admin/workspaces/${workspaceId}/keys`, "POST", admin, { scopes: ["*"] })).json.apiKey
   await call(`${node.url}/v1/brands`, "POST", key, { name: "House" })
   const streamName = "Bench prices"
   const { stream } = (await call(`${node.url}/v1/streams`, "POST", key, { name: streamName, templateId: MARKET })).json
@@ -53,7 +61,13 @@ export const prepareDeliveries = async (node: Node, webhookUrl: string): Promise
     streamId: stream.id,
     streamName,
     subscriptionId: subscribed.subscriptions[0].id,
-    channel: { id: channel.id, platform: channel.platform, surface: channel.surface, ratio: channel.ratio, locale: channel.locale }
+    channel: {
+      id: channel.id,
+      platform: channel.platform,
+      surface: channel.surface,
+      ratio: channel.ratio,
+      locale: channel.locale
+    }
   }
 }
 
@@ -85,11 +99,13 @@ export const seedPosts = async (db: BenchDatabase, target: DeliveryTarget, count
     `INSERT INTO render_jobs (id, workspace_id, origin, details, post_title, template_id, template_name, template_variant,
        template_version, state, outputs_requested, outputs_succeeded, progress, attempt, package, started_at, finished_at)
      VALUES ($1, $2, 'custom', $3, 'Gold', $4, $5, $6, $7, 'COMPLETED', 1, 1, 1, 1, '{}'::jsonb, now(), now())`,
-    [renderJobId, workspaceId, target.streamName, MARKET, template.name, VARIANT, build.version])
+    [renderJobId, workspaceId, target.streamName, MARKET, template.name, VARIANT, build.version]
+  )
   await db.rows(
     `INSERT INTO clips (id, workspace_id, render_job_id, ratio, locale, width, height, duration_ms, byte_size, sha256, blob_key)
      VALUES ($1, $2, $3, $4, $5, 1080, 1920, 8000, 1048576, repeat('0', 64), $6)`,
-    [ulid(), workspaceId, renderJobId, channel.ratio, channel.locale, `clips/${renderJobId}.mp4`])
+    [ulid(), workspaceId, renderJobId, channel.ratio, channel.locale, `clips/${renderJobId}.mp4`]
+  )
   const jobIds: Array<string> = []
   for (let from = 0; from < count; from += 1000) {
     const n = Math.min(1000, count - from)
@@ -115,9 +131,27 @@ export const seedPosts = async (db: BenchDatabase, target: DeliveryTarget, count
        SELECT post, $2, job, $7, $13, $15, $16, $11, $10, 'SCHEDULED', content::jsonb -> 'metaData' ->> 'title',
          content::jsonb -> 'metaData' ->> 'captionLong', content::jsonb -> 'metaData' -> 'hashtags', $12
        FROM unnest($14::text[], $6::text[], $18::text[]) AS t(job, content, post) WHERE job IN (SELECT id FROM j)`,
-      [events, workspaceId, target.streamId, target.streamName, events.map(() => ulid()), contents.map((c) => JSON.stringify(c)),
-        channel.id, target.subscriptionId, MARKET, channel.ratio, channel.locale, LATER, renderJobId, jobs,
-        channel.platform, channel.surface, VARIANT, posts])
+      [
+        events,
+        workspaceId,
+        target.streamId,
+        target.streamName,
+        events.map(() => ulid()),
+        contents.map((c) => JSON.stringify(c)),
+        channel.id,
+        target.subscriptionId,
+        MARKET,
+        channel.ratio,
+        channel.locale,
+        LATER,
+        renderJobId,
+        jobs,
+        channel.platform,
+        channel.surface,
+        VARIANT,
+        posts
+      ]
+    )
   }
   // Statistics as a table in use would have: planned on a fresh table's defaults, the hand-over's lookups by event
   // scan every job of the workspace through the workspace index.
@@ -129,12 +163,19 @@ export const seedPosts = async (db: BenchDatabase, target: DeliveryTarget, count
  * Gives the seeded posts their times in one statement: the jobs of burst `b` (of `perBurst` each, in seeding order) are
  * due at `firstDueAt + b × everyMs`. Answers the due time of each burst.
  */
-export const arm = async (db: BenchDatabase, jobIds: ReadonlyArray<string>, perBurst: number, firstDueAt: number, everyMs: number) => {
+export const arm = async (
+  db: BenchDatabase,
+  jobIds: ReadonlyArray<string>,
+  perBurst: number,
+  firstDueAt: number,
+  everyMs: number
+) => {
   const dueAt = jobIds.map((_, i) => new Date(firstDueAt + Math.floor(i / perBurst) * everyMs))
   await db.rows(
     `WITH t AS (SELECT * FROM unnest($1::text[], $2::timestamptz[]) AS t(job, due)),
        j AS (UPDATE jobs SET scheduled_for = t.due FROM t WHERE jobs.id = t.job RETURNING 1)
      UPDATE posts SET scheduled_for = t.due FROM t WHERE posts.job_id = t.job`,
-    [jobIds, dueAt])
+    [jobIds, dueAt]
+  )
   return [...new Set(dueAt.map((d) => d.getTime()))]
 }

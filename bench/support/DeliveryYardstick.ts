@@ -19,10 +19,22 @@ export interface PlainRun {
  * signed again with standardwebhooks and POSTed to `url` by a plain loop with the node's HTTP client settings
  * (undici Agent, 64 at once), as fast as the receiver answers.
  */
-export const plainLoop = async (db: BenchDatabase, workspaceId: string, secret: string, url: string): Promise<PlainRun> => {
+export const plainLoop = async (
+  db: BenchDatabase,
+  workspaceId: string,
+  secret: string,
+  url: string
+): Promise<PlainRun> => {
   const rows = await db.rows<{ id: string; body: Buffer }>(
-    "SELECT id, body FROM deliveries WHERE workspace_id = $1 AND via = 'webhook' ORDER BY created_at, id", [workspaceId])
-  const agent = new Agent({ connections: 128, keepAliveTimeout: 10_000, headersTimeout: ANSWER_WITHIN_MS, bodyTimeout: ANSWER_WITHIN_MS })
+    "SELECT id, body FROM deliveries WHERE workspace_id = $1 AND via = 'webhook' ORDER BY created_at, id",
+    [workspaceId]
+  )
+  const agent = new Agent({
+    connections: 128,
+    keepAliveTimeout: 10_000,
+    headersTimeout: ANSWER_WITHIN_MS,
+    bodyTimeout: ANSWER_WITHIN_MS
+  })
   const webhook = new Webhook(secret)
   let next = 0
   let ok = 0

@@ -1,12 +1,12 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { call, log, sleep } from "./Common.js"
-import { type BenchDatabase, benchWorkspace, type BenchWorkspace, eventContent, openDatabase } from "./PipelineSetup.js"
+import { newUlid } from "../../src/domain/Ulid.js"
 import { createTestDatabase } from "../../test/support/Database.js"
 import { startNode, type TestNode } from "../../test/support/Node.js"
-import { startReceiver, type Receiver } from "../../test/support/Receiver.js"
-import { newUlid } from "../../src/domain/Ulid.js"
+import { type Receiver, startReceiver } from "../../test/support/Receiver.js"
+import { call, log, sleep } from "./Common.js"
+import { type BenchDatabase, type BenchWorkspace, benchWorkspace, eventContent, openDatabase } from "./PipelineSetup.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 const POLL_MS = 100
@@ -36,8 +36,11 @@ export const startFairnessCluster = async (label: string, count: number): Promis
   }
   try {
     nodes.push(await startNode({ databaseUrl: database.url, dataDir, env, compiled: true }))
-    nodes.push(...await Promise.all(Array.from({ length: count - 1 }, () =>
-      startNode({ databaseUrl: database.url, dataDir, env, compiled: true }))))
+    nodes.push(
+      ...await Promise.all(
+        Array.from({ length: count - 1 }, () => startNode({ databaseUrl: database.url, dataDir, env, compiled: true }))
+      )
+    )
   } catch (error) {
     await stop()
     throw error
@@ -48,16 +51,22 @@ export const startFairnessCluster = async (label: string, count: number): Promis
 /** Workspace B: one channel handing its posts over by webhook to the receiver, subscribed to a Market move stream. */
 export const webhookWorkspace = async (node: TestNode, webhookUrl: string) => {
   const workspace = await benchWorkspace(node, "Single B")
-  await call(`${node.url}/admin/workspaces/${workspace.workspaceId}/webhook`, "PUT", node.adminToken, { url: webhookUrl })
-  const { stream } = (await call(`${node.url}/v1/streams`, "POST", workspace.key, { name: "B prices", templateId: MARKET })).json
+  await call(`${node.url}/admin/workspaces/${workspace.workspaceId}/webhook`, "PUT", node.adminToken, {
+    url: webhookUrl
+  })
+  const { stream } =
+    (await call(`${node.url}/v1/streams`, "POST", workspace.key, { name: "B prices", templateId: MARKET })).json
   const { channel } = (await call(`${node.url}/v1/channels`, "POST", workspace.key, {
     name: "B shorts",
     surface: "youtube-shorts",
     deliverByWebhook: true,
     deliverByEmail: false
   })).json
-  await call(`${node.url}/v1/channels/${channel.id}/subscriptions`, "POST", workspace.key,
-    { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
+  await call(`${node.url}/v1/channels/${channel.id}/subscriptions`, "POST", workspace.key, {
+    kind: "STREAM",
+    streamId: stream.id,
+    templateVariant: "compact"
+  })
   return { ...workspace, streamId: stream.id as string }
 }
 
@@ -89,14 +98,27 @@ export interface Flood {
  * A's flood: `batches` of eight direct-export videos (distinct content, so none is shared), each batch sent at once and
  * every start retried while A's own queue is full (503), after the shorter of its retryAfterSeconds and 2 s.
  */
-export const startFlood = async (node: TestNode, db: BenchDatabase, a: BenchWorkspace, batches: number): Promise<Flood> => {
+export const startFlood = async (
+  node: TestNode,
+  db: BenchDatabase,
+  a: BenchWorkspace,
+  batches: number
+): Promise<Flood> => {
   let refusedStarts = 0
+  // Only this flood's renders count: a flood before it (the pace alone) left its own ended renders in the table.
+  const [{ since }] = await db.rows<{ since: Date }>("SELECT now() AS since") as [{ since: Date }]
   const start = async (i: number) => {
     for (;;) {
       const response = await fetch(`${node.url}/v1/direct-export/video`, {
         method: "POST",
         headers: { authorization: `Bearer ${a.key}`, "content-type": "application/json" },
-        body: JSON.stringify({ templateId: MARKET, variant: "compact", version: "1.0.1", ratio: "9x16", data: eventContent(i) })
+        body: JSON.stringify({
+          templateId: MARKET,
+          variant: "compact",
+          version: "1.0.1",
+          ratio: "9x16",
+          data: eventContent(i)
+        })
       })
       const text = await response.text()
       if (response.status === 202) return
@@ -117,38 +139,74 @@ export const startFlood = async (node: TestNode, db: BenchDatabase, a: BenchWork
     await starting
     for (;;) {
       const [row] = await db.rows<{ ended: number }>(
-        "SELECT count(*) FILTER (WHERE state = ANY($2))::int AS ended FROM render_jobs WHERE workspace_id = $1",
-        [a.workspaceId, ENDED])
+        `SELECT count(*) FILTER (WHERE state = ANY($2))::int AS ended FROM render_jobs
+          WHERE workspace_id = $1 AND submitted_at >= $3`,
+        [a.workspaceId, ENDED, since]
+      )
       if (row!.ended >= videos) return
       await sleep(POLL_MS)
     }
   })()
   // Queued before B sends: at least the first batches are in, or every start was answered.
-  await Promise.race([starting, waitQueued(db, a.workspaceId, Math.min(videos, 40))])
-  return { videos, get refusedStarts() {
-    return refusedStarts
-  }, ended }
+  await Promise.race([starting, waitQueued(db, a.workspaceId, since, Math.min(videos, 40))])
+  return {
+    videos,
+    get refusedStarts() {
+      return refusedStarts
+    },
+    ended
+  }
 }
 
-const waitQueued = async (db: BenchDatabase, workspaceId: string, n: number) => {
+const waitQueued = async (db: BenchDatabase, workspaceId: string, since: Date, n: number) => {
   for (;;) {
-    const [row] = await db.rows<{ n: number }>("SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = $1", [workspaceId])
+    const [row] = await db.rows<{ n: number }>(
+      "SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = $1 AND submitted_at >= $2",
+      [workspaceId, since]
+    )
     if (row!.n >= n) return
     await sleep(POLL_MS)
   }
 }
 
-/** Videos finished per minute across the renders of these workspaces since `since`, and their median drawing time. */
+/**
+ * Videos finished per minute across the renders of these workspaces since `since`, their median drawing time, and how
+ * many were drawing at once on average (their drawing time over the span): where a slower pace comes from, renders
+ * drawn slower (the CPU shared with other work) or slots left idle between renders.
+ */
 export const renderPace = async (db: BenchDatabase, workspaceIds: ReadonlyArray<string>, since: Date) => {
-  const [row] = await db.rows<{ n: number; first: number; last: number; median: number }>(
-    `SELECT count(*)::int AS n,
+  const [row] = await db.rows<{
+    n: number
+    first: number
+    last: number
+    last_start: number
+    done_by_last_start: number
+    median: number
+    drawing: number
+  }>(
+    `WITH r AS (SELECT started_at, finished_at FROM render_jobs
+                 WHERE workspace_id = ANY($1) AND state = 'COMPLETED' AND submitted_at >= $2)
+     SELECT count(*)::int AS n,
             (extract(epoch FROM min(started_at)) * 1000)::float8 AS first,
             (extract(epoch FROM max(finished_at)) * 1000)::float8 AS last,
-            (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS median
-       FROM render_jobs WHERE workspace_id = ANY($1) AND state = 'COMPLETED' AND submitted_at >= $2`,
-    [workspaceIds, since])
-  const minutes = (row!.last - row!.first) / 60_000
-  return { videos: row!.n, perMinute: minutes > 0 ? row!.n / minutes : 0, medianRenderMs: row!.median }
+            (extract(epoch FROM max(started_at)) * 1000)::float8 AS last_start,
+            count(*) FILTER (WHERE finished_at <= (SELECT max(started_at) FROM r))::int AS done_by_last_start,
+            (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS median,
+            (sum(extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS drawing
+       FROM r`,
+    [workspaceIds, since]
+  )
+  const spanMs = row!.last - row!.first
+  const waitingMs = row!.last_start - row!.first
+  return {
+    videos: row!.n,
+    perMinute: spanMs > 0 ? row!.n / (spanMs / 60_000) : 0,
+    // Until the last render was handed a slot, work waited for every slot: the tail after it (the last videos drawn
+    // with slots idle for lack of work, longer with an odd count on two slots) is not the renderers' pace.
+    perMinuteWhileWaiting: waitingMs > 0 ? row!.done_by_last_start / (waitingMs / 60_000) : 0,
+    medianRenderMs: row!.median,
+    drawingAtOnce: spanMs > 0 ? row!.drawing / spanMs : 0
+  }
 }
 
 export const median = (values: ReadonlyArray<number>) => {
@@ -163,6 +221,11 @@ export interface TopologyResult {
   readonly medianRenderMs: number
   readonly perMinuteAlone: number
   readonly perMinuteFlooded: number
+  readonly medianRenderFloodedMs: number
+  readonly perMinuteWhileWaitingAlone: number
+  readonly perMinuteWhileWaitingFlooded: number
+  readonly drawingAtOnceAlone: number
+  readonly drawingAtOnceFlooded: number
   readonly floodVideos: number
   readonly refusedStarts: number
 }
@@ -193,7 +256,11 @@ export const runTopology = async (nodeCount: number, batches: number, events: nu
     for (let i = 0; i < events; i++) floodedMs.push(await eventToReceiver(entry!, b, cluster.receiver))
     await flood.ended
     const paceFlooded = await renderPace(cluster.db, [a.workspaceId, b.workspaceId], floodedSince)
-    log(`${nodeCount} node(s): B under the flood ${floodedMs.join(", ")} ms; ${paceFlooded.perMinute.toFixed(1)} videos/min`)
+    log(
+      `${nodeCount} node(s): B under the flood ${floodedMs.join(", ")} ms; ${
+        paceFlooded.perMinute.toFixed(1)
+      } videos/min`
+    )
     return {
       nodes: nodeCount,
       aloneMs,
@@ -201,6 +268,11 @@ export const runTopology = async (nodeCount: number, batches: number, events: nu
       medianRenderMs: paceAlone.medianRenderMs,
       perMinuteAlone: paceAlone.perMinute,
       perMinuteFlooded: paceFlooded.perMinute,
+      medianRenderFloodedMs: paceFlooded.medianRenderMs,
+      perMinuteWhileWaitingAlone: paceAlone.perMinuteWhileWaiting,
+      perMinuteWhileWaitingFlooded: paceFlooded.perMinuteWhileWaiting,
+      drawingAtOnceAlone: paceAlone.drawingAtOnce,
+      drawingAtOnceFlooded: paceFlooded.drawingAtOnce,
       floodVideos: flood.videos,
       refusedStarts: floodAlone.refusedStarts + flood.refusedStarts
     }

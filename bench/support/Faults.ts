@@ -1,8 +1,8 @@
-import type { TestNode } from "../../test/support/Node.js"
+import { childrenOf, isDrawing } from "../../test/support/Cluster.js"
 import { query } from "../../test/support/Database.js"
+import type { TestNode } from "../../test/support/Node.js"
 import { sleep } from "./Common.js"
 import type { FaultsRig } from "./FaultsRig.js"
-import { childrenOf, isDrawing } from "../../test/support/Cluster.js"
 
 /**
  * One fault: `inject` breaks something and answers once the break is over (the node dead, the receiver back) with a
@@ -24,8 +24,11 @@ const until = async <A>(what: string, read: () => Promise<A | undefined>, timeou
 }
 
 const renderingNow = async (rig: FaultsRig, workspaceId: string) =>
-  (await query(rig.db.url,
-    "SELECT 1 FROM render_jobs WHERE workspace_id = $1 AND state IN ('SUBMITTED', 'RENDERING')", [workspaceId])).length > 0
+  (await query(
+    rig.db.url,
+    "SELECT 1 FROM render_jobs WHERE workspace_id = $1 AND state IN ('SUBMITTED', 'RENDERING')",
+    [workspaceId]
+  )).length > 0
 
 /** A node drawing a render of the workspace (its render row RENDERING, its drawer or ffmpeg running). */
 const nodeDrawing = (rig: FaultsRig, workspaceId: string) =>
@@ -35,9 +38,11 @@ const nodeDrawing = (rig: FaultsRig, workspaceId: string) =>
       : undefined, 60_000)
 
 const openRenders = async (rig: FaultsRig, workspaceId: string) =>
-  (await query(rig.db.url,
+  (await query(
+    rig.db.url,
     "SELECT id FROM render_jobs WHERE workspace_id = $1 AND state IN ('SUBMITTED', 'RENDERING', 'DOWNLOADING')",
-    [workspaceId])).length
+    [workspaceId]
+  )).length
 
 /** SIGKILL of the node drawing a render. */
 export const killMidRender: Fault = {
@@ -58,13 +63,14 @@ export const stopNode = (seconds: number): Fault => ({
   inject: async (rig, workspaceId) => {
     const victim = await nodeDrawing(rig, workspaceId)
     const tree = [victim.process.pid!, ...childrenOf(victim.process.pid!)]
-    const signal = (name: NodeJS.Signals) => tree.forEach((pid) => {
-      try {
-        process.kill(pid, name)
-      } catch {
-        // a child that ended meanwhile
-      }
-    })
+    const signal = (name: NodeJS.Signals) =>
+      tree.forEach((pid) => {
+        try {
+          process.kill(pid, name)
+        } catch {
+          // a child that ended meanwhile
+        }
+      })
     signal("SIGSTOP")
     const open = await openRenders(rig, workspaceId)
     await sleep(seconds * 1000)
@@ -106,12 +112,14 @@ export const receiverDown = (seconds: number): Fault => ({
 
 /**
  * The receiver down for `minutes` of the nodes' signing clock (compressed: `minutes` × 60 / rate seconds of real
- * time), its retries crossing the 5-minute tolerance of the receiver that verifies them.
+ * time), its retries crossing the 5-minute tolerance of the receiver that verifies them. The nodes are first
+ * replaced by ones on the compressed clock, which the rows after this one keep: it is the last of a profile.
  */
 export const receiverDownSigned = (minutes: number): Fault => ({
   name: `receiver down ${minutes} minutes of signed time`,
   inject: async (rig) => {
     const seconds = (minutes * 60) / rig.clock.rate
+    await rig.compressClock()
     await rig.receiver.down()
     await sleep(seconds * 1000)
     await rig.receiver.up()
@@ -151,5 +159,40 @@ export const diskFull = (seconds: number): Fault => ({
     await sleep(seconds * 1000)
     rig.data.unfill()
     return { note: `${Math.round(filled / 2 ** 20)} MiB filler; ${open} render(s) open when it filled` }
+  }
+})
+
+const nearlyDrawn = async (rig: FaultsRig, workspaceId: string) =>
+  (await query(
+    rig.db.url,
+    "SELECT 1 FROM render_jobs WHERE workspace_id = $1 AND state = 'RENDERING' AND progress >= 0.8",
+    [workspaceId]
+  ))
+    .length > 0
+
+const storeWaits = (rig: FaultsRig) =>
+  rig.nodes.reduce((n, node) => n + node.output().split("Waiting for the object store").length - 1, 0)
+
+/**
+ * The object store down for `seconds` (s3rver stopped, its connections cut), while a render draws: requests that
+ * need a file answer 503 with a retry hint, renders and hand-overs wait and go on. Needs a profile with a store.
+ */
+export const storeDown = (seconds: number): Fault => ({
+  name: `store down ${seconds} s`,
+  inject: async (rig, workspaceId) => {
+    const store = rig.store
+    if (store === undefined) throw new Error("the store-down fault needs a profile with an object store")
+    // A render nearly drawn, so that its upload falls in the outage (whose wait is what this row is about).
+    await until("a render nearly drawn", async () => (await nearlyDrawn(rig, workspaceId)) || undefined, 60_000)
+      .catch(() => until("a render drawing", async () => (await renderingNow(rig, workspaceId)) || undefined, 60_000))
+    const open = await openRenders(rig, workspaceId)
+    const waitsBefore = storeWaits(rig)
+    await store.stop()
+    await sleep(seconds * 1000)
+    await store.start()
+    return {
+      note: `${open} render(s) open when the store went down; ` +
+        `${storeWaits(rig) - waitsBefore} "Waiting for the object store" logged meanwhile`
+    }
   }
 })

@@ -17,7 +17,12 @@ export interface FaultsWorkspace {
 /** The shipped feed the mix's feed events go to (the markets source's index close). */
 export const FEED = { sourceSlug: "markets", formatSlug: "index-close" }
 
-const channel = async (node: Node, key: string, body: Record<string, unknown>, subscription: Record<string, unknown>) => {
+const channel = async (
+  node: Node,
+  key: string,
+  body: Record<string, unknown>,
+  subscription: Record<string, unknown>
+) => {
   const made = (await call(`${node.url}/v1/channels`, "POST", key, { surface: "youtube-shorts", ...body })).json.channel
   await call(`${node.url}/v1/channels/${made.id}/subscriptions`, "POST", key, subscription)
 }
@@ -33,17 +38,31 @@ export const prepareFaults = async (node: Node, webhookUrl: string): Promise<Fau
     name: "Fault matrix",
     ownerEmail: "owner@example.test"
   })).json.accountId
-  const webhookSecret: string = (await call(`${node.url}/admin/workspaces/${workspaceId}/webhook`, "PUT", admin, { url: webhookUrl })).json.secret
-  const key: string = (await call(`${node.url}/admin/workspaces/${workspaceId}/keys`, "POST", admin, { scopes: ["*"] })).json.apiKey
+  const webhookSecret: string =
+    (await call(`${node.url}/admin/workspaces/${workspaceId}/webhook`, "PUT", admin, { url: webhookUrl })).json.secret
+  const key: string =
+    (await call(`${node.url}/admin/workspaces/${workspaceId}/keys`, "POST", admin, { scopes: ["*"] })).json.apiKey
   await call(`${node.url}/v1/brands`, "POST", key, { name: "House" })
-  const streamId: string = (await call(`${node.url}/v1/streams`, "POST", key, { name: "Prices", templateId: MARKET })).json.stream.id
+  const streamId: string =
+    (await call(`${node.url}/v1/streams`, "POST", key, { name: "Prices", templateId: MARKET })).json.stream.id
   const stream = { kind: "STREAM", streamId, templateVariant: "compact" }
   await channel(node, key, { name: "Shorts", deliverByWebhook: true, deliverByEmail: true }, stream)
-  await channel(node, key, { name: "Reviewed", approval: "PER_POST", deliverByWebhook: true, deliverByEmail: false }, stream)
+  await channel(
+    node,
+    key,
+    { name: "Reviewed", approval: "PER_POST", deliverByWebhook: true, deliverByEmail: false },
+    stream
+  )
   const queueId: string = (await call(`${node.url}/v1/queues`, "POST", key, { name: "Evening list" })).json.queue.id
-  await channel(node, key, { name: "List shorts", deliverByWebhook: true, deliverByEmail: false }, { kind: "QUEUE", queueId })
-  await channel(node, key, { name: "Index close", deliverByWebhook: true, deliverByEmail: false },
-    { kind: "BROADCAST", ...FEED, templateVariant: "compact" })
+  await channel(node, key, { name: "List shorts", deliverByWebhook: true, deliverByEmail: false }, {
+    kind: "QUEUE",
+    queueId
+  })
+  await channel(node, key, { name: "Index close", deliverByWebhook: true, deliverByEmail: false }, {
+    kind: "BROADCAST",
+    ...FEED,
+    templateVariant: "compact"
+  })
   return { workspaceId, webhookSecret, key, streamId, queueId }
 }
 
@@ -135,8 +154,11 @@ export const startMix = (ws: FaultsWorkspace, liveNodes: () => ReadonlyArray<Nod
       data: eventContent(Math.floor(i / plan.newVideoEvery))
     })
     // A send that timed out on one node and was repeated on the next is answered 200 `duplicate` with the same event.
-    if (answer?.status === 202 || answer?.json?.idempotent === true) accepted.push({ at: Date.now(), ingestEventId: answer!.json.ingestEventId })
-    else if (answer !== undefined) refused.push({ at: Date.now(), what: `event: ${answer.status} ${JSON.stringify(answer.json)}` })
+    if (answer?.status === 202 || answer?.json?.idempotent === true) {
+      accepted.push({ at: Date.now(), ingestEventId: answer!.json.ingestEventId })
+    } else if (answer !== undefined) {
+      refused.push({ at: Date.now(), what: `event: ${answer.status} ${JSON.stringify(answer.json)}` })
+    }
   }
   const feedEvent = async () => {
     const i = fed++
@@ -147,7 +169,9 @@ export const startMix = (ws: FaultsWorkspace, liveNodes: () => ReadonlyArray<Nod
     })
     // A feed answers 202 also to a repeat (a send that timed out on one node and was repeated on the next).
     if (answer?.status === 202) accepted.push({ at: Date.now(), ingestEventId: answer.json.ingestEventId })
-    else if (answer !== undefined) refused.push({ at: Date.now(), what: `feed event: ${answer.status} ${JSON.stringify(answer.json)}` })
+    else if (answer !== undefined) {
+      refused.push({ at: Date.now(), what: `feed event: ${answer.status} ${JSON.stringify(answer.json)}` })
+    }
   }
   const pack = async () => {
     const answer = await onSomeNode("package", `/v1/queues/${ws.queueId}/packages`, "POST", {
@@ -157,7 +181,9 @@ export const startMix = (ws: FaultsWorkspace, liveNodes: () => ReadonlyArray<Nod
       scheduledFor: new Date(Date.now() + plan.packageLeadMs).toISOString(),
       data: packageContent
     })
-    if (answer !== undefined && answer.status !== 201) refused.push({ at: Date.now(), what: `package: ${answer.status}` })
+    if (answer !== undefined && answer.status !== 201) {
+      refused.push({ at: Date.now(), what: `package: ${answer.status}` })
+    }
   }
   const exported = async () => {
     const answer = await onSomeNode("export", "/v1/direct-export/video", "POST", exportBody)
@@ -166,7 +192,9 @@ export const startMix = (ws: FaultsWorkspace, liveNodes: () => ReadonlyArray<Nod
   const approve = async () => {
     const list = await onSomeNode("approvals", "/v1/approvals?state=PENDING", "GET")
     const pending = (list?.json?.approvals ?? []) as Array<{ id: string }>
-    for (const approval of pending) await onSomeNode("approve", `/v1/approvals/${approval.id}`, "POST", { state: "APPROVED" })
+    for (const approval of pending) {
+      await onSomeNode("approve", `/v1/approvals/${approval.id}`, "POST", { state: "APPROVED" })
+    }
   }
 
   let approving = false
@@ -185,7 +213,8 @@ export const startMix = (ws: FaultsWorkspace, liveNodes: () => ReadonlyArray<Nod
     accepted,
     refused,
     /** Events accepted per second between `from` and `to`. */
-    rate: (from: number, to: number) => accepted.filter((a) => a.at >= from && a.at < to).length * 1000 / Math.max(1, to - from),
+    rate: (from: number, to: number) =>
+      accepted.filter((a) => a.at >= from && a.at < to).length * 1000 / Math.max(1, to - from),
     stop: () => {
       stopped = true
       timers.forEach(clearInterval)

@@ -1,4 +1,3 @@
-import { dumpUnrecovered, loggedErrors, loggedProblems } from "./FaultsDump.js"
 import { fmt, log, sleep, table } from "./Common.js"
 import {
   diskFull,
@@ -9,9 +8,18 @@ import {
   receiverDown,
   receiverDownSigned,
   smtpRefusing,
-  stopNode
+  stopNode,
+  storeDown
 } from "./Faults.js"
-import { checkInvariants, describeInvariants, failureReasons, holds, type Invariants, jobStates } from "./FaultsChecks.js"
+import {
+  checkInvariants,
+  describeInvariants,
+  failureReasons,
+  holds,
+  type Invariants,
+  jobStates
+} from "./FaultsChecks.js"
+import { dumpUnrecovered, loggedErrors, loggedProblems } from "./FaultsDump.js"
 import { type MixPlan, prepareFaults, startMix } from "./FaultsLoad.js"
 import { type FaultsRig, startFaultsRig } from "./FaultsRig.js"
 
@@ -24,14 +32,26 @@ export interface FaultsProfile {
   /** How long after a fault the invariants may take to hold before the fault counts as not recovered. */
   readonly recoveryWindowMs: number
   readonly retrySchedule: string
-  /** How much faster than real time the nodes' signing clock runs: the retry schedule's waits in signed time. */
+  /**
+   * How much faster than real time the nodes' signing clock runs in the signed-time row (the last), which replaces
+   * the nodes by ones on that clock: the retry schedule's waits in signed time.
+   */
   readonly signedClockRate: number
   readonly faults: ReadonlyArray<Fault>
+  /** The nodes keep their files in an S3-compatible store (s3rver on loopback) instead of the shared DATA_DIR. */
+  readonly objectStore?: boolean
 }
 
 export const shortProfile: FaultsProfile = {
   name: "short",
-  mix: { eventEveryMs: 1000, newVideoEvery: 8, packageEveryMs: 4000, exportEveryMs: 20_000, feedEveryMs: 2000, packageLeadMs: 3000 },
+  mix: {
+    eventEveryMs: 1000,
+    newVideoEvery: 8,
+    packageEveryMs: 4000,
+    exportEveryMs: 20_000,
+    feedEveryMs: 2000,
+    packageLeadMs: 3000
+  },
   warmupMs: 5000,
   baselineMs: 5000,
   recoveryWindowMs: 120_000,
@@ -43,15 +63,22 @@ export const shortProfile: FaultsProfile = {
     stopNode(10),
     postgresRestart(3),
     receiverDown(5),
-    receiverDownSigned(10),
     smtpRefusing(5),
-    diskFull(5)
+    diskFull(5),
+    receiverDownSigned(10)
   ]
 }
 
 export const fullProfile: FaultsProfile = {
   name: "full",
-  mix: { eventEveryMs: 500, newVideoEvery: 16, packageEveryMs: 3000, exportEveryMs: 20_000, feedEveryMs: 1000, packageLeadMs: 3000 },
+  mix: {
+    eventEveryMs: 500,
+    newVideoEvery: 16,
+    packageEveryMs: 3000,
+    exportEveryMs: 20_000,
+    feedEveryMs: 1000,
+    packageLeadMs: 3000
+  },
   warmupMs: 15_000,
   baselineMs: 15_000,
   recoveryWindowMs: 180_000,
@@ -63,10 +90,18 @@ export const fullProfile: FaultsProfile = {
     stopNode(30),
     postgresRestart(5),
     receiverDown(60),
-    receiverDownSigned(10),
     smtpRefusing(30),
-    diskFull(20)
+    diskFull(20),
+    receiverDownSigned(10)
   ]
+}
+
+/** The short mix with the nodes' files in an object store, and the store taken down (`--profile store`). */
+export const storeProfile: FaultsProfile = {
+  ...shortProfile,
+  name: "store",
+  objectStore: true,
+  faults: [storeDown(10)]
 }
 
 export interface FaultRow {
@@ -82,7 +117,13 @@ export interface FaultRow {
 }
 
 /** Polls the invariants (jobs from before the fault's end must have settled) until they hold or the window ends. */
-const recover = async (rig: FaultsRig, workspaceId: string, acceptedIds: () => Array<string>, endedAt: Date, windowMs: number) => {
+const recover = async (
+  rig: FaultsRig,
+  workspaceId: string,
+  acceptedIds: () => Array<string>,
+  endedAt: Date,
+  windowMs: number
+) => {
   const deadline = Date.now() + windowMs
   let toldAt = Date.now()
   for (;;) {
@@ -99,13 +140,17 @@ const recover = async (rig: FaultsRig, workspaceId: string, acceptedIds: () => A
 
 /** Runs the profile: rig, steady mix, each fault in turn with its recovery and checks; answers one row per fault. */
 export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsRig) => void) => {
-  const rig = await startFaultsRig(profile.retrySchedule, profile.signedClockRate)
+  const rig = await startFaultsRig(profile.retrySchedule, profile.signedClockRate, profile.objectStore === true)
   rigReady?.(rig)
   const rows: Array<FaultRow> = []
   try {
     const ws = await prepareFaults(rig.nodes[0]!, rig.receiver.url)
     rig.receiver.verifyWith(ws.webhookSecret)
-    const mix = startMix(ws, () => rig.nodes.filter((n) => n.process.exitCode === null && n.process.signalCode === null), profile.mix)
+    const mix = startMix(
+      ws,
+      () => rig.nodes.filter((n) => n.process.exitCode === null && n.process.signalCode === null),
+      profile.mix
+    )
     const acceptedIds = () => mix.accepted.map((a) => a.ingestEventId)
     try {
       await sleep(profile.warmupMs)
@@ -118,7 +163,11 @@ export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsR
         const invariants = await recover(rig, ws.workspaceId, acceptedIds, endedAt, profile.recoveryWindowMs)
         const recoveredAt = Date.now()
         const ok = holds(invariants)
-        log(`  ${note}; ${ok ? `recovered in ${recoveredAt - startedAt} ms` : "NOT recovered"}: ${describeInvariants(invariants)}`)
+        log(
+          `  ${note}; ${ok ? `recovered in ${recoveredAt - startedAt} ms` : "NOT recovered"}: ${
+            describeInvariants(invariants)
+          }`
+        )
         const dump = ok ? undefined : await dumpUnrecovered(rig, ws.workspaceId, fault.name)
         if (dump !== undefined) {
           log(`  node logs and stuck messages: ${dump.folder}`)
@@ -157,9 +206,12 @@ export const runMatrix = async (profile: FaultsProfile, rigReady?: (rig: FaultsR
 }
 
 export const matrixTable = (rows: ReadonlyArray<FaultRow>) =>
-  table(["fault", "recovered in", "throughput kept", "invariants"], rows.map((r) => [
-    r.fault,
-    r.recoveredMs === undefined ? "not recovered" : `${fmt(r.recoveredMs / 1000, 1)} s`,
-    `${fmt(r.throughputKept * 100)} %`,
-    `${describeInvariants(r.invariants)} — ${r.note}`
-  ]))
+  table(
+    ["fault", "recovered in", "throughput kept", "invariants"],
+    rows.map((r) => [
+      r.fault,
+      r.recoveredMs === undefined ? "not recovered" : `${fmt(r.recoveredMs / 1000, 1)} s`,
+      `${fmt(r.throughputKept * 100)} %`,
+      `${describeInvariants(r.invariants)} — ${r.note}`
+    ])
+  )

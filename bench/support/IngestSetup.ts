@@ -21,11 +21,15 @@ export const prepareClipwright = async (node: { url: string; adminToken: string 
     name: "ingest bench"
   })).json.apiKey
   await call(`${node.url}/v1/brands`, "POST", key, { name: "House" })
-  const { stream } = (await call(`${node.url}/v1/streams`, "POST", key, { name: "Bench prices", templateId: MARKET })).json
+  const { stream } =
+    (await call(`${node.url}/v1/streams`, "POST", key, { name: "Bench prices", templateId: MARKET })).json
   const channelIds: Array<string> = []
   for (const name of ["Bench reels", "Bench square"]) {
     const { channel } = (await call(`${node.url}/v1/channels`, "POST", key, { name })).json
-    await call(`${node.url}/v1/channels/${channel.id}/subscriptions`, "POST", key, { kind: "STREAM", streamId: stream.id })
+    await call(`${node.url}/v1/channels/${channel.id}/subscriptions`, "POST", key, {
+      kind: "STREAM",
+      streamId: stream.id
+    })
     channelIds.push(channel.id)
   }
   return { key, streamId: stream.id, channelIds }

@@ -72,7 +72,9 @@ export const watch = (pid: number, database: string) => {
       clearInterval(sampler)
       const micros = (performance.now() - started) * 1000
       let postgresMicros = 0
-      for (const [backend, now] of postgresCpu(database)) postgresMicros += Math.max(0, now - (postgres.get(backend) ?? 0))
+      for (const [backend, now] of postgresCpu(database)) {
+        postgresMicros += Math.max(0, now - (postgres.get(backend) ?? 0))
+      }
       return {
         seconds: micros / 1e6,
         rssStartMb,

@@ -48,11 +48,15 @@ const settled = async (db: BenchDatabase, workspaceId: string, expected: number,
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const rows = await db.rows<{ status: string; n: number }>(
-      "SELECT status, count(*)::int AS n FROM jobs WHERE workspace_id = $1 GROUP BY status", [workspaceId])
+      "SELECT status, count(*)::int AS n FROM jobs WHERE workspace_id = $1 GROUP BY status",
+      [workspaceId]
+    )
     const statuses = Object.fromEntries(rows.map((r) => [r.status, r.n]))
     const total = rows.reduce((sum, r) => sum + r.n, 0)
     if (total >= expected && rows.every((r) => !RENDERING.includes(r.status))) return statuses
-    if (Date.now() > deadline) throw new Error(`jobs still rendering after ${timeoutMs} ms: ${JSON.stringify(statuses)}`)
+    if (Date.now() > deadline) {
+      throw new Error(`jobs still rendering after ${timeoutMs} ms: ${JSON.stringify(statuses)}`)
+    }
     await sleep(POLL_MS)
   }
 }
@@ -88,7 +92,8 @@ export const runPipeline = async (
     [target.workspaceId]
   )
   const latenciesMs = jobs.flatMap((j) =>
-    j.post_at !== null && j.render_finished_at !== null ? [j.post_at - j.render_finished_at] : [])
+    j.post_at !== null && j.render_finished_at !== null ? [j.post_at - j.render_finished_at] : []
+  )
   const lastPostAt = Math.max(...jobs.map((j) => j.post_at ?? -Infinity))
   const renderJobIds = [...new Set(jobs.flatMap((j) => (j.render_job_id === null ? [] : [j.render_job_id])))]
   const quota = (await call(`${node.url}/v1/renders/quota`, "GET", target.key)).json.quota
@@ -113,12 +118,16 @@ export const runPipeline = async (
 export const rendersAtOnce = async (db: BenchDatabase, workspaceId: string, wallMs: number) => {
   const [row] = await db.rows<{ busy_ms: number }>(
     `SELECT (coalesce(sum(extract(epoch FROM finished_at - started_at)), 0) * 1000)::float8 AS busy_ms
-       FROM render_jobs WHERE workspace_id = $1`, [workspaceId])
+       FROM render_jobs WHERE workspace_id = $1`,
+    [workspaceId]
+  )
   return row!.busy_ms / wallMs
 }
 
 /** The value below which `p` % of the samples fall (nearest rank). */
 export const percentile = (samples: ReadonlyArray<number>, p: number) => {
   const sorted = [...samples].sort((a, b) => a - b)
-  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100 * sorted.length) - 1))]!
+  return sorted.length === 0
+    ? NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p / 100 * sorted.length) - 1))]!
 }

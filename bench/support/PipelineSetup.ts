@@ -40,12 +40,15 @@ export const benchWorkspace = async (node: Node, name: string): Promise<BenchWor
 export const preparePipeline = async (node: Node, variant: string): Promise<PipelineTarget> => {
   const workspace = await benchWorkspace(node, "Pipeline bench")
   const { key } = workspace
-  const { stream } = (await call(`${node.url}/v1/streams`, "POST", key, { name: "Bench prices", templateId: MARKET })).json
+  const { stream } =
+    (await call(`${node.url}/v1/streams`, "POST", key, { name: "Bench prices", templateId: MARKET })).json
   const channelIds: Array<string> = []
-  for (const body of [
-    { name: "Bench shorts", surface: "youtube-shorts", locale: "en" },
-    { name: "Bench telegram", surface: "telegram", ratio: "1x1", locale: "en" }
-  ]) {
+  for (
+    const body of [
+      { name: "Bench shorts", surface: "youtube-shorts", locale: "en" },
+      { name: "Bench telegram", surface: "telegram", ratio: "1x1", locale: "en" }
+    ]
+  ) {
     const { channel } = (await call(`${node.url}/v1/channels`, "POST", key, body)).json
     await call(`${node.url}/v1/channels/${channel.id}/subscriptions`, "POST", key, {
       kind: "STREAM",
@@ -75,7 +78,8 @@ export const openDatabase = async (url: string) => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   return {
-    rows: async <Row>(text: string, values: Array<unknown> = []) => (await client.query(text, values)).rows as Array<Row>,
+    rows: async <Row>(text: string, values: Array<unknown> = []) =>
+      (await client.query(text, values)).rows as Array<Row>,
     close: () => client.end()
   }
 }

@@ -44,7 +44,7 @@ const exportBodiesOf = async (node: Node, sourceKey: string, renderJobIds: Reado
  * slots idle and flatter the pipeline.
  */
 const startExport = async (node: Node, key: string, body: ExportBody, onRefused: () => void) => {
-  for (let backoffMs = 250; ; backoffMs = Math.min(backoffMs * 2, 2000)) {
+  for (let backoffMs = 250;; backoffMs = Math.min(backoffMs * 2, 2000)) {
     const response = await fetch(`${node.url}/v1/direct-export/video`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -92,7 +92,8 @@ export const exportSameRenders = async (
   for (;;) {
     const [row] = await db.rows<{ ended: number }>(
       "SELECT count(*) FILTER (WHERE state = ANY($2))::int AS ended FROM render_jobs WHERE workspace_id = $1",
-      [target.workspaceId, ENDED])
+      [target.workspaceId, ENDED]
+    )
     if (startsDone && row!.ended >= bodies.length) break
     if (Date.now() > deadline) throw new Error(`exports still rendering after ${timeoutMs} ms`)
     await sleep(POLL_MS)
@@ -101,7 +102,8 @@ export const exportSameRenders = async (
   const firstAcceptedAt = Math.min(...started.map((s) => s.acceptedAt))
   const [last] = await db.rows<{ at: number }>(
     "SELECT (extract(epoch FROM max(finished_at)) * 1000)::float8 AS at FROM render_jobs WHERE workspace_id = $1",
-    [target.workspaceId])
+    [target.workspaceId]
+  )
   const polls = await Promise.all(started.map(({ jobId }) => finalStatus(node, target.key, jobId, deadline)))
   return {
     renders: bodies.length,

@@ -2,10 +2,11 @@ import type pg from "pg"
 
 /**
  * The yardstick's tables: `ingest_events` and `jobs` exactly as migrations/0011_ingest.ts creates them (columns,
- * constraints, indexes; copied, not imported, so the yardstick shares no code with clipwright), and bare parent
- * tables so the foreign keys cost the same checks.
+ * constraints, indexes; copied, not imported, so the yardstick shares no code with clipwright), and parent tables so
+ * the foreign keys cost the same checks (`broadcasts` as the migration makes it, the others bare).
+ * test/bench/plain-ingest-schema.test.ts holds the copy to the migration.
  */
-const ddl = [
+export const PLAIN_DDL = [
   `CREATE TABLE workspaces (id text PRIMARY KEY)`,
   `CREATE TABLE channels (id text PRIMARY KEY)`,
   `CREATE TABLE broadcasts (
@@ -80,7 +81,7 @@ export const PLAIN_CHANNELS = ["ch_plain_a", "ch_plain_b"] as const
 
 /** Creates the tables and the one workspace and two channels every event lands in. */
 export const createPlainSchema = async (client: pg.ClientBase) => {
-  for (const statement of ddl) await client.query(statement)
+  for (const statement of PLAIN_DDL) await client.query(statement)
   await client.query("INSERT INTO workspaces (id) VALUES ($1)", [PLAIN_WORKSPACE])
   await client.query("INSERT INTO channels (id) VALUES ($1), ($2)", [...PLAIN_CHANNELS])
 }

@@ -34,8 +34,18 @@ const land = async (raw: string) => {
       `INSERT INTO ingest_events (id, workspace_id, event_id, body_hash, input, origin, stream_id, details, post_title,
          status, occurred_at, locale, data, normalized, warnings, request_id)
        VALUES ($1, $2, $3, $4, 'stream', 'custom', $5, 'Bench stream', $6, 'ACCEPTED', $7, $8, $9, $9, '[]', $10)`,
-      [eventRowId, PLAIN_WORKSPACE, body.eventId, hash, body.streamId, body.data?.metaData?.title ?? null,
-        body.occurredAt, body.locale ?? null, data, newId("req")]
+      [
+        eventRowId,
+        PLAIN_WORKSPACE,
+        body.eventId,
+        hash,
+        body.streamId,
+        body.data?.metaData?.title ?? null,
+        body.occurredAt,
+        body.locale ?? null,
+        data,
+        newId("req")
+      ]
     )
     await client.query(
       `INSERT INTO jobs (id, workspace_id, ingest_event_id, channel_id, subscription_id, origin, status, template_id,

@@ -1,11 +1,11 @@
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
-import { BrandStyle, SlotFile } from "./BrandStyle.js"
-import { BrandStylePatch, BrandView } from "./Brand.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
-import { SlotEdit, slotEditKey } from "../media/MediaFile.js"
 import { WorkspaceId } from "../domain/Principal.js"
+import { SlotEdit, slotEditKey } from "../media/MediaFile.js"
+import { BrandStylePatch, BrandView } from "./Brand.js"
+import { BrandStyle, SlotFile } from "./BrandStyle.js"
 
 /** Every state change carries the request id as its primary key, so a retried request is applied once. */
 export class CreateBrand extends Schema.Class<CreateBrand>("Brand/Create")({

@@ -1,14 +1,14 @@
 import { Entity } from "@effect/cluster"
 import { Effect, Option } from "effect"
-import { identityRename, mergeStyle } from "./StyleMerge.js"
-import { toView } from "./Views.js"
 import { Conflict, detailAt, NotFound } from "../domain/Errors.js"
-import { applySlotEdit } from "./SlotStyle.js"
-import { BrandRepo } from "./BrandRepo.js"
-import { BrandEntity } from "./BrandEntity.js"
-import { BrandWearers } from "./BrandWearers.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { withOutageRetries } from "../sql/OutageRetries.js"
+import { BrandEntity } from "./BrandEntity.js"
+import { BrandRepo } from "./BrandRepo.js"
+import { BrandWearers } from "./BrandWearers.js"
+import { applySlotEdit } from "./SlotStyle.js"
+import { identityRename, mergeStyle } from "./StyleMerge.js"
+import { toView } from "./Views.js"
 
 export const BrandEntityLive = BrandEntity.toLayer(
   Effect.gen(function*() {

@@ -1,6 +1,6 @@
-import type { BrandStyle, SlotFile } from "./BrandStyle.js"
-import type { BrandMarks, Insets, Look } from "../render/Scene.js"
+import type { BrandMarks, Insets, Look } from "../drawing/Scene.js"
 import { baseLanguage } from "../templates/Locales.js"
+import type { BrandStyle, SlotFile } from "./BrandStyle.js"
 
 /** A slot file found in the media library: where ffmpeg and the drawer read it, and its hash (cache key). */
 export interface LocalFile {

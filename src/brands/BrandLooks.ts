@@ -1,14 +1,14 @@
 import { Context, Effect, Layer, Option } from "effect"
-import type { SlotFile } from "./BrandStyle.js"
 import { detailAt, NotFound } from "../domain/Errors.js"
 import type { ErrorDetail } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
-import type { BrandMarks, Insets } from "../render/Scene.js"
-import { BrandRepo } from "./BrandRepo.js"
+import type { BrandMarks, Insets } from "../drawing/Scene.js"
 import { MediaFiles } from "../media/MediaFiles.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { filesFor, marksFor, safeAreaOf } from "./BrandLookMap.js"
 import type { LocalFile } from "./BrandLookMap.js"
+import { BrandRepo } from "./BrandRepo.js"
+import type { SlotFile } from "./BrandStyle.js"
 
 export interface BrandRef {
   readonly id: string
@@ -64,21 +64,29 @@ const make = Effect.gen(function*() {
     return { id: row.value.id, name: row.value.name } satisfies BrandRef
   })
 
+  /**
+   * A stored file the drawer can read until the caller's scope closes (a copy when files live in an object store);
+   * none when the library row or its file is gone.
+   */
+  const readable = (blobKey: string) =>
+    blobs.readableFile(blobKey).pipe(Effect.catchTag("BlobNotFound", () => Effect.succeed(undefined)))
+
   const localFile = (workspaceId: WorkspaceId, id: string) =>
     Effect.flatMap(media.find(workspaceId, id), (row) =>
       Option.match(row, {
         onNone: () => Effect.succeed(undefined),
-        onSome: (r) => Effect.map(blobs.localPath(r.blobKey), (path): LocalFile => ({ path, sha256: r.sha256 }))
+        onSome: (r) =>
+          Effect.map(readable(r.blobKey), (path): LocalFile | undefined =>
+            path === undefined ? undefined : { path, sha256: r.sha256 })
       }))
 
-  /** A picture of the library by `media://<id>` or `media://<name>`; only images count. */
+  /** The stored file of a library picture by `media://<id>` or `media://<name>`; only images count. */
   const picture = (workspaceId: WorkspaceId, url: string) =>
     Effect.gen(function*() {
       if (!url.startsWith(MEDIA)) return undefined
       const ref = url.slice(MEDIA.length)
       const row = yield* media.findByRef(workspaceId, ref)
-      if (Option.isNone(row) || row.value.kind !== "Image") return undefined
-      return yield* blobs.localPath(row.value.blobKey)
+      return Option.isNone(row) || row.value.kind !== "Image" ? undefined : row.value.blobKey
     })
 
   /** Details for every picture address of the content that the workspace's library does not hold (submit time). */
@@ -92,7 +100,10 @@ const make = Effect.gen(function*() {
     return problems
   })
 
-  /** Brand marks, safe area and picture files for one output (ratio × locale) of a render, at draw time. */
+  /**
+   * Brand marks, safe area and picture files for one output (ratio × locale) of a render, at draw time. The files stay
+   * readable until the caller's scope closes.
+   */
   const extrasFor = Effect.fn("BrandLooks.extrasFor")(function*(
     workspaceId: WorkspaceId,
     brandId: string | null,
@@ -101,7 +112,8 @@ const make = Effect.gen(function*() {
   ) {
     const pictures = new Map<string, string>()
     for (const { url } of pictureRefs(content)) {
-      const path = pictures.has(url) ? undefined : yield* picture(workspaceId, url)
+      const key = pictures.has(url) ? undefined : yield* picture(workspaceId, url)
+      const path = key === undefined ? undefined : yield* readable(key)
       if (path !== undefined) pictures.set(url, path)
     }
     const row = brandId === null ? undefined : Option.getOrUndefined(yield* brands.find(workspaceId, brandId))
@@ -111,8 +123,7 @@ const make = Effect.gen(function*() {
       const local = found.has(file.assetId) ? undefined : yield* localFile(workspaceId, file.assetId)
       if (local !== undefined) found.set(file.assetId, local)
     }
-    const fileAt = (f: SlotFile | null | undefined) =>
-      f === null || f === undefined ? undefined : found.get(f.assetId)
+    const fileAt = (f: SlotFile | null | undefined) => f === null || f === undefined ? undefined : found.get(f.assetId)
     const brand = marksFor(row, output.ratio, output.locale, fileAt)
     const safeArea = safeAreaOf(row.style, output.ratio, output.width, output.height)
     return { brand, pictures, ...(safeArea === undefined ? {} : { safeArea }) } satisfies SceneExtras

@@ -1,13 +1,13 @@
 import { Context, Effect, FiberRef, Layer } from "effect"
-import { BrandEntity } from "./BrandEntity.js"
-import type { SlotFile } from "./BrandStyle.js"
-import { mediaRef, type MediaUse, type SlotEdit } from "../media/MediaFile.js"
-import { CurrentRequestId } from "../domain/RequestId.js"
-import { heldFiles, holds } from "./SlotStyle.js"
-import { BrandRepo } from "./BrandRepo.js"
-import { type HeldFile, MediaHolders } from "../media/MediaHolders.js"
 import { entityCall } from "../domain/EntityCalls.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { CurrentRequestId } from "../domain/RequestId.js"
+import { mediaRef, type MediaUse, type SlotEdit } from "../media/MediaFile.js"
+import { type HeldFile, MediaHolders } from "../media/MediaHolders.js"
+import { BrandEntity } from "./BrandEntity.js"
+import { BrandRepo } from "./BrandRepo.js"
+import type { SlotFile } from "./BrandStyle.js"
+import { heldFiles, holds } from "./SlotStyle.js"
 
 /** How a brand style refers to a library file. */
 export const slotFileOf = (row: HeldFile): SlotFile => ({

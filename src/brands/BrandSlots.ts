@@ -1,20 +1,20 @@
 import type { Multipart } from "@effect/platform"
 import { Context, Effect, Layer, Option, type Stream } from "effect"
-import type { SlotFile } from "./BrandStyle.js"
 import { detailAt, LocaleNotSupported, NotFound, SchemaValidation } from "../domain/Errors.js"
-import { type SlotRule, slotRule } from "../media/MediaFile.js"
 import type { Principal, WorkspaceId } from "../domain/Principal.js"
-import { extensionOf } from "../media/Sniff.js"
+import { type SlotRule, slotRule } from "../media/MediaFile.js"
 import { MediaFiles } from "../media/MediaFiles.js"
+import { MediaLibrary, rowOf } from "../media/MediaLibrary.js"
 import type { MediaRecord } from "../media/MediaRecord.js"
-import { BrandRepo } from "./BrandRepo.js"
+import { type Accepts, MediaUploads, uploadedIntoSlot } from "../media/MediaUploads.js"
+import { extensionOf } from "../media/Sniff.js"
+import { StorageUsage } from "../media/StorageUsage.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { isLocale } from "../templates/Locales.js"
-import { DEFAULT_LOCALE } from "./SlotStyle.js"
+import { BrandRepo } from "./BrandRepo.js"
 import { BrandSlotHolders, slotFileOf } from "./BrandSlotHolders.js"
-import { MediaLibrary, rowOf } from "../media/MediaLibrary.js"
-import { type Accepts, MediaUploads, uploadedIntoSlot } from "../media/MediaUploads.js"
-import { StorageUsage } from "../media/StorageUsage.js"
+import type { SlotFile } from "./BrandStyle.js"
+import { DEFAULT_LOCALE } from "./SlotStyle.js"
 
 const MB = 1024 * 1024
 const typeNames: Record<string, string> = {
@@ -114,13 +114,17 @@ const make = Effect.gen(function*() {
       credit: () => Effect.succeed(0)
     })
     // A slot upload never clashes: it takes the first free name.
-    const inserted = yield* usage.storeMedia(workspaceId, received.stored.byteSize, Effect.gen(function*() {
-      for (let n = 1; n <= 100; n++) {
-        const row = yield* media.insert(workspaceId, rowOf(principal, received, nameNumbered(received.name, n)))
-        if (Option.isSome(row)) return row.value
-      }
-      return yield* Effect.dieMessage(`No free name for ${received.name}.`)
-    })).pipe(Effect.onError(() => uploads.discard(received)))
+    const inserted = yield* usage.storeMedia(
+      workspaceId,
+      received.stored.byteSize,
+      Effect.gen(function*() {
+        for (let n = 1; n <= 100; n++) {
+          const row = yield* media.insert(workspaceId, rowOf(principal, received, nameNumbered(received.name, n)))
+          if (Option.isSome(row)) return row.value
+        }
+        return yield* Effect.dieMessage(`No free name for ${received.name}.`)
+      })
+    ).pipe(Effect.onError(() => uploads.discard(received)))
     // The new file stays only if the slot holds it.
     const { brand, release } = yield* put(workspaceId, brandId, slot, locale, inserted).pipe(
       Effect.onError(() => Effect.zipRight(media.remove(workspaceId, inserted.id), uploads.discard(received)))

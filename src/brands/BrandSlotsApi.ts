@@ -1,6 +1,5 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { BrandView } from "./Brand.js"
 import {
   LocaleNotSupported,
   NotFound,
@@ -8,9 +7,10 @@ import {
   SchemaValidation,
   UnsupportedMediaType
 } from "../domain/Errors.js"
-import { MediaFile } from "../media/MediaFile.js"
-import { UploadForm } from "../media/MediaApi.js"
 import { Authentication } from "../http/Security.js"
+import { UploadForm } from "../media/MediaApi.js"
+import { MediaFile } from "../media/MediaFile.js"
+import { BrandView } from "./Brand.js"
 
 const SlotPath = Schema.Struct({ id: Schema.String, slot: Schema.String })
 const LocaleQuery = Schema.Struct({ locale: Schema.optional(Schema.String) })

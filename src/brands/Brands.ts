@@ -1,19 +1,19 @@
 import { Context, Effect, FiberRef, Layer, Option } from "effect"
+import { entityCall } from "../domain/EntityCalls.js"
+import { Conflict, detailAt, NotFound, SchemaValidation } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
+import { CurrentRequestId } from "../domain/RequestId.js"
 import { ulidForRequest } from "../domain/Ulid.js"
+import type { CreateBrandBody, UpdateBrandBody } from "./Brand.js"
 import { BrandEntity } from "./BrandEntity.js"
+import { BrandRepo } from "./BrandRepo.js"
+import { BrandWearers } from "./BrandWearers.js"
 import { isHexColor } from "./Contrast.js"
 import { draftStyle, firstFreeName } from "./Draft.js"
 import { derivePalette } from "./Palette.js"
+import type { PaletteBody } from "./PaletteBody.js"
 import { mergeStyle } from "./StyleMerge.js"
 import { toSummary, toView } from "./Views.js"
-import type { CreateBrandBody, UpdateBrandBody } from "./Brand.js"
-import { Conflict, detailAt, NotFound, SchemaValidation } from "../domain/Errors.js"
-import type { PaletteBody } from "./PaletteBody.js"
-import { CurrentRequestId } from "../domain/RequestId.js"
-import { BrandRepo } from "./BrandRepo.js"
-import { BrandWearers } from "./BrandWearers.js"
-import { entityCall } from "../domain/EntityCalls.js"
-import type { WorkspaceId } from "../domain/Principal.js"
 
 const paletteInvalid = (message: string, path: ReadonlyArray<string>, rule: string) =>
   new SchemaValidation({ message, details: [detailAt(path, message, rule)] })
@@ -87,13 +87,15 @@ const make = Effect.gen(function*() {
       })
     }
     const name = body.name ?? firstFreeName(yield* repo.liveNames(workspaceId))
-    const brand = yield* entityCall(entity(id).Create({
-      requestId: currentRequest,
-      workspaceId,
-      name,
-      enabled: body.enabled ?? true,
-      style: mergeStyle(draftStyle(name), body.style ?? {})
-    }))
+    const brand = yield* entityCall(
+      entity(id).Create({
+        requestId: currentRequest,
+        workspaceId,
+        name,
+        enabled: body.enabled ?? true,
+        style: mergeStyle(draftStyle(name), body.style ?? {})
+      })
+    )
     return { brand }
   })
 

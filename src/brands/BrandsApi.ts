@@ -1,10 +1,10 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { BrandStyle } from "./BrandStyle.js"
-import { BrandSummary, BrandView, CreateBrandBody, DeleteBrandBody, UpdateBrandBody } from "./Brand.js"
 import { Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
-import { PaletteAnswer, PaletteBody } from "./PaletteBody.js"
 import { Authentication } from "../http/Security.js"
+import { BrandSummary, BrandView, CreateBrandBody, DeleteBrandBody, UpdateBrandBody } from "./Brand.js"
+import { BrandStyle } from "./BrandStyle.js"
+import { PaletteAnswer, PaletteBody } from "./PaletteBody.js"
 
 const IdPath = Schema.Struct({ id: Schema.String })
 const BrandAnswer = Schema.Struct({ brand: BrandView })

@@ -11,11 +11,14 @@ export const BrandsHttpLive = HttpApiBuilder.group(ClipwrightApi, "brands", (han
       .handle("list", () => inWorkspace(brands.list))
       .handle("draft", () => inWorkspace(brands.draft))
       .handle("get", ({ path }) => inWorkspace((workspaceId) => brands.get(workspaceId, path.id)))
-      .handle("create", ({ payload }) =>
-        inWorkspace((workspaceId) => brands.create(workspaceId, payload ?? {})))
-      .handle("update", ({ path, payload }) =>
-        inWorkspace((workspaceId) => brands.update(workspaceId, path.id, payload)))
+      .handle("create", ({ payload }) => inWorkspace((workspaceId) => brands.create(workspaceId, payload ?? {})))
+      .handle(
+        "update",
+        ({ path, payload }) => inWorkspace((workspaceId) => brands.update(workspaceId, path.id, payload))
+      )
       .handle("palette", ({ payload }) => brands.palette(payload))
-      .handle("delete", ({ path, payload }) =>
-        inWorkspace((workspaceId) => brands.remove(workspaceId, path.id, payload?.moveTo)))
+      .handle(
+        "delete",
+        ({ path, payload }) => inWorkspace((workspaceId) => brands.remove(workspaceId, path.id, payload?.moveTo))
+      )
   }))

@@ -2,10 +2,10 @@ import { Layer } from "effect"
 import { BrandLooks } from "./BrandLooks.js"
 import { BrandRepo } from "./BrandRepo.js"
 import { Brands } from "./Brands.js"
+import { BrandsHttpLive } from "./BrandsHttp.js"
 import { BrandSlotHolders } from "./BrandSlotHolders.js"
 import { BrandSlots } from "./BrandSlots.js"
 import { BrandSlotsHttpLive } from "./BrandSlotsHttp.js"
-import { BrandsHttpLive } from "./BrandsHttp.js"
 
 /** Brand slots as holders of library files: what the media library's `MediaHolders` port is answered by. */
 export const BrandMediaHoldersLive = BrandSlotHolders.mediaHolders.pipe(

@@ -105,8 +105,13 @@ export const derivePalette = (input: PaletteInput): PaletteAnswer => {
   const b = hexToOklch(brand)
   const tint = Math.min(b.c, 0.1) * 0.25
 
-  const stage = pick("stage", () =>
-    input.background === undefined ? oklchToHex(oklch(dark ? 0.16 : 0.955, tint, b.h)) : normalizeHex(input.background))
+  const stage = pick(
+    "stage",
+    () =>
+      input.background === undefined
+        ? oklchToHex(oklch(dark ? 0.16 : 0.955, tint, b.h))
+        : normalizeHex(input.background)
+  )
   const s = hexToOklch(stage)
   const layer = (step: number) => oklch(dark ? s.l + 0.05 * step : s.l + (1 - s.l) * 0.6 * step, s.c, s.h)
   const surface = pick("surface", () => oklchToHex(layer(1)))
@@ -122,18 +127,26 @@ export const derivePalette = (input: PaletteInput): PaletteAnswer => {
 
   const lightOnBrand = contrastRatio("#ffffff", brand) >= contrastRatio("#000000", brand)
   const onBrand = pick("onBrand", () => ensureContrast(oklch(lightOnBrand ? 0.99 : 0.16, 0.01, b.h), brand, 4.5))
-  const brandMuted = pick("brandMuted", () =>
-    oklchToHex(oklch(dark ? sl + 0.12 : sl - 0.08, Math.min(b.c, 0.12) * 0.6, b.h)))
-  const brandSecond = pick("brandSecond", () =>
-    input.second === undefined ? oklchToHex(oklch(b.l, b.c, b.h + 40)) : normalizeHex(input.second))
+  const brandMuted = pick(
+    "brandMuted",
+    () => oklchToHex(oklch(dark ? sl + 0.12 : sl - 0.08, Math.min(b.c, 0.12) * 0.6, b.h))
+  )
+  const brandSecond = pick(
+    "brandSecond",
+    () => input.second === undefined ? oklchToHex(oklch(b.l, b.c, b.h + 40)) : normalizeHex(input.second)
+  )
 
   const signal = (hue: number) => ensureContrast(oklch(dark ? 0.75 : 0.52, 0.16, hue), surface, 3)
   const [upHue, downHue] = input.direction === "red-up" ? [RED_HUE, GREEN_HUE] : [GREEN_HUE, RED_HUE]
   const custom = input.direction === "custom"
-  const positive = pick("positive", () =>
-    custom && input.positive !== undefined ? normalizeHex(input.positive) : signal(upHue))
-  const negative = pick("negative", () =>
-    custom && input.negative !== undefined ? normalizeHex(input.negative) : signal(downHue))
+  const positive = pick(
+    "positive",
+    () => custom && input.positive !== undefined ? normalizeHex(input.positive) : signal(upHue)
+  )
+  const negative = pick(
+    "negative",
+    () => custom && input.negative !== undefined ? normalizeHex(input.negative) : signal(downHue)
+  )
   const neutral = pick("neutral", () => ensureContrast(oklch(dark ? 0.7 : 0.55, 0.01, b.h), surface, 3))
 
   const palette: Palette = {

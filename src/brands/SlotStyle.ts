@@ -1,5 +1,5 @@
-import type { BrandStyle, SlotFile } from "./BrandStyle.js"
 import { type SlotEdit, type SlotPlace, slotPlace } from "../media/MediaFile.js"
+import type { BrandStyle, SlotFile } from "./BrandStyle.js"
 
 /** The key of a per-language slot's file used for every locale without its own. */
 export const DEFAULT_LOCALE = "default"
@@ -84,10 +84,12 @@ const swapLocalized = (files: Localized | null, id: string, next: SlotFile | nul
 }
 
 const swapClips = (clips: Readonly<Record<string, Localized>>, id: string, next: SlotFile | null) =>
-  Object.fromEntries(Object.entries(clips).flatMap(([ratio, files]) => {
-    const swapped = swapLocalized(files, id, next)
-    return swapped === null ? [] : [[ratio, swapped] as const]
-  }))
+  Object.fromEntries(
+    Object.entries(clips).flatMap(([ratio, files]) => {
+      const swapped = swapLocalized(files, id, next)
+      return swapped === null ? [] : [[ratio, swapped] as const]
+    })
+  )
 
 /** Every slot holding the file `id` holds `next` instead (or is emptied when `next` is null). */
 export const replaceFile = (style: BrandStyle, id: string, next: SlotFile | null): BrandStyle => ({

@@ -1,5 +1,5 @@
-import type { BrandStyle } from "./BrandStyle.js"
 import type { BrandStylePatch } from "./Brand.js"
+import type { BrandStyle } from "./BrandStyle.js"
 
 /**
  * Deep-merges what a client sent into a stored style. The patch schema has no file references, so every slot

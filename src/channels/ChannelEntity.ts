@@ -3,10 +3,11 @@ import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
 import { Conflict, InvalidStateTransition, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
-import { RenderJobState } from "../renders/jobs/RenderJob.js"
+import { Cancelled, Decided, Queued, Reposted } from "../posts/JobAnswers.js"
+import { PostChanges } from "../posts/PostChanges.js"
+import { RenderJobState } from "../renders/RenderJob.js"
 import { UpdateChannelBody } from "./Channel.js"
 import { ChannelConfig } from "./ChannelRecord.js"
-import { PostChanges } from "./handover/DeliveryRecord.js"
 import { ChangeSubscriptionBody } from "./Subscription.js"
 import { NewSubscription } from "./SubscriptionRecord.js"
 
@@ -132,7 +133,9 @@ export class DecideApproval extends Schema.Class<DecideApproval>("Channel/Decide
   workspaceId: WorkspaceId,
   approvalId: Schema.String,
   state: Schema.Literal("APPROVED", "REJECTED"),
-  note: Schema.NullOr(Schema.String)
+  note: Schema.NullOr(Schema.String),
+  /** `user:<email>` or `apikey:<id>`; messages persisted before it was carried decode as unknown. */
+  decidedBy: Schema.optionalWith(Schema.NullOr(Schema.String), { default: () => null })
 }) {
   [PrimaryKey.symbol]() {
     return `decide:${this.requestId}:${this.approvalId}`
@@ -183,11 +186,10 @@ export class RepostJob extends Schema.Class<RepostJob>("Channel/RepostJob")({
   }
 }
 
-const Queued = Schema.Struct({ ok: Schema.Literal(true), queued: Schema.Number })
-
 /**
- * One entity per channel id (ULIDs, global), the only writer of its `channels` row, its subscriptions, and its jobs'
- * moves after ingest created them (with their posts and approvals).
+ * One entity per channel id (ULIDs, global), the only writer of its `channels` row and its subscriptions. Of its jobs
+ * it takes the steps up to SCHEDULED and the cancel (making their posts and approvals); the event's HandOver entity
+ * takes the steps from SCHEDULED on. src/channels/jobs/JobStatusSteps.ts has the steps and who writes which rows.
  */
 export const ChannelEntity = Entity.make("Channel", [
   Rpc.make("Create", { payload: CreateChannel, error: Schema.Union(Conflict, NotFound) }),
@@ -206,19 +208,19 @@ export const ChannelEntity = Entity.make("Channel", [
   Rpc.make("JobRenderEnded", { payload: JobRenderEnded }),
   Rpc.make("DecideApproval", {
     payload: DecideApproval,
-    success: Schema.Struct({ postIds: Schema.Array(Schema.String), state: Schema.Literal("APPROVED", "REJECTED") }),
+    success: Decided,
     error: Schema.Union(NotFound, InvalidStateTransition)
   }),
   Rpc.make("CancelJob", {
     payload: CancelJob,
-    success: Schema.Struct({ ok: Schema.Literal(true), cancelledPosts: Schema.Number, renderStopped: Schema.Boolean }),
+    success: Cancelled,
     error: Schema.Union(NotFound, Conflict)
   }),
   Rpc.make("UpdateJob", { payload: UpdateJob, success: Queued, error: Schema.Union(NotFound, Conflict) }),
   Rpc.make("DeleteJob", { payload: DeleteJob, success: Queued, error: Schema.Union(NotFound, Conflict) }),
   Rpc.make("RepostJob", {
     payload: RepostJob,
-    success: Schema.Struct({ ok: Schema.Literal(true), postGroupId: Schema.String }),
+    success: Reposted,
     error: Schema.Union(NotFound, Conflict)
   })
 ]).annotateRpcs(ClusterSchema.Persisted, true)

@@ -3,14 +3,12 @@ import { Effect, Option } from "effect"
 import { detailAt, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { ConfigChanges } from "../sql/ConfigChanges.js"
+import { withOutageRetries } from "../sql/OutageRetries.js"
 import { ChannelEntity } from "./ChannelEntity.js"
 import { ChannelRepo } from "./ChannelRepo.js"
 import { nameInUse, resolveConfig } from "./ChannelRules.js"
-import { decisionHandlers } from "./jobs/DecisionHandlers.js"
-import { jobHandlers } from "./jobs/JobHandlers.js"
-import { postActions } from "./jobs/PostActions.js"
+import { JobSteps } from "./JobSteps.js"
 import { subscriptionHandlers } from "./SubscriptionEntityHandlers.js"
-import { withOutageRetries } from "../sql/OutageRetries.js"
 
 export const ChannelEntityLive = ChannelEntity.toLayer(
   Effect.gen(function*() {
@@ -21,20 +19,22 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
       Effect.tap(write, () => changes.announce(workspaceId))
     const channelId = (yield* Entity.CurrentAddress).entityId
     const subscriptions = yield* subscriptionHandlers
-    const jobs = yield* jobHandlers
-    const decisions = yield* decisionHandlers
-    const published = yield* postActions
+    // The job and post steps are publishing's, reached through a port (JobSteps.ts).
+    const steps = yield* JobSteps
     const notFound = () => new NotFound({ message: `No channel ${channelId}.` })
 
     // Every write holds the brand it leaves the channel wearing, so no channel is left wearing a deleted brand.
     const holdBrand = (workspaceId: WorkspaceId, brandId: string) =>
-      Effect.flatMap(repo.lockBrand(workspaceId, brandId), Option.match({
-        onNone: () =>
-          Effect.fail(
-            new NotFound({ message: `No brand ${brandId}.`, details: [detailAt(["brandId"], "no such brand")] })
-          ),
-        onSome: () => Effect.void
-      }))
+      Effect.flatMap(
+        repo.lockBrand(workspaceId, brandId),
+        Option.match({
+          onNone: () =>
+            Effect.fail(
+              new NotFound({ message: `No brand ${brandId}.`, details: [detailAt(["brandId"], "no such brand")] })
+            ),
+          onSome: () => Effect.void
+        })
+      )
 
     return ChannelEntity.of(withOutageRetries({
       Create: ({ payload }) =>
@@ -55,10 +55,13 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
       Update: ({ payload }) =>
         Effect.gen(function*() {
           const { changes, hasWebhook, workspaceId } = payload
-          const stored = yield* Effect.flatMap(repo.findLive(workspaceId, channelId), Option.match({
-            onNone: () => Effect.fail(notFound()),
-            onSome: Effect.succeed
-          }))
+          const stored = yield* Effect.flatMap(
+            repo.findLive(workspaceId, channelId),
+            Option.match({
+              onNone: () => Effect.fail(notFound()),
+              onSome: Effect.succeed
+            })
+          )
           const name = changes.name ?? stored.name
           const brandId = changes.brandId ?? stored.brandId
           const config = yield* resolveConfig(stored, changes, { brandId, name, hasWebhook })
@@ -76,7 +79,7 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         announced(payload.workspaceId, repo.markDeleted(payload.workspaceId, channelId)).pipe(
           Effect.flatMap(Option.match({
             onNone: () => Effect.fail(notFound()),
-            onSome: () => Effect.map(decisions.cancelAllOf(payload.workspaceId, channelId), (cancelled) => ({ cancelled }))
+            onSome: () => Effect.map(steps.cancelAllOf(payload.workspaceId, channelId), (cancelled) => ({ cancelled }))
           })),
           Effect.withSpan("Channel.delete", { attributes: { channelId } })
         ),
@@ -102,30 +105,41 @@ export const ChannelEntityLive = ChannelEntity.toLayer(
         ),
 
       StartJob: ({ payload }) =>
-        jobs.start(payload).pipe(Effect.orDie, Effect.withSpan("Channel.startJob", { attributes: { channelId, jobId: payload.jobId } })),
+        steps.start(payload).pipe(
+          Effect.orDie,
+          Effect.withSpan("Channel.startJob", { attributes: { channelId, jobId: payload.jobId } })
+        ),
 
       JobRenderEnded: ({ payload }) =>
-        jobs.renderEnded(payload).pipe(
+        steps.renderEnded(payload).pipe(
           Effect.orDie,
           Effect.withSpan("Channel.jobRenderEnded", { attributes: { channelId, jobId: payload.jobId } })
         ),
 
       DecideApproval: ({ payload }) =>
-        decisions.decide(payload).pipe(
+        steps.decide(payload).pipe(
           Effect.withSpan("Channel.decideApproval", { attributes: { channelId, approvalId: payload.approvalId } })
         ),
 
       CancelJob: ({ payload }) =>
-        decisions.cancel(payload).pipe(Effect.withSpan("Channel.cancelJob", { attributes: { channelId, jobId: payload.jobId } })),
+        steps.cancel(payload).pipe(
+          Effect.withSpan("Channel.cancelJob", { attributes: { channelId, jobId: payload.jobId } })
+        ),
 
       UpdateJob: ({ payload }) =>
-        published.update(payload).pipe(Effect.withSpan("Channel.updateJob", { attributes: { channelId, jobId: payload.jobId } })),
+        steps.update(payload).pipe(
+          Effect.withSpan("Channel.updateJob", { attributes: { channelId, jobId: payload.jobId } })
+        ),
 
       DeleteJob: ({ payload }) =>
-        published.remove(payload).pipe(Effect.withSpan("Channel.deleteJob", { attributes: { channelId, jobId: payload.jobId } })),
+        steps.remove(payload).pipe(
+          Effect.withSpan("Channel.deleteJob", { attributes: { channelId, jobId: payload.jobId } })
+        ),
 
       RepostJob: ({ payload }) =>
-        published.repost(payload).pipe(Effect.withSpan("Channel.repostJob", { attributes: { channelId, jobId: payload.jobId } }))
+        steps.repost(payload).pipe(
+          Effect.withSpan("Channel.repostJob", { attributes: { channelId, jobId: payload.jobId } })
+        )
     }))
   }),
   { maxIdleTime: "5 minutes" }

@@ -55,7 +55,8 @@ export const ChannelListeners = Layer.effect(
             entityCall(entity(channelId).StreamTemplateChanged({ requestId, workspaceId, streamId, templateId })), {
             concurrency: 8
           })
-          return counts.reduce((sum, n) => sum + n, 0)
+          return counts.reduce((sum, n) =>
+            sum + n, 0)
         }).pipe(Effect.withSpan("StreamListeners.templateChanged", { attributes: { streamId } }))
     })
   })

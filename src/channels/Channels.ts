@@ -8,8 +8,8 @@ import { ulidForRequest } from "../domain/Ulid.js"
 import { Identity } from "../identity/Identity.js"
 import type { CreateChannelBody, UpdateChannelBody } from "./Channel.js"
 import { ChannelEntity } from "./ChannelEntity.js"
-import { ChannelRepo } from "./ChannelRepo.js"
 import type { ChannelRow } from "./ChannelRecord.js"
+import { ChannelRepo } from "./ChannelRepo.js"
 import { firstFreeName, nameInUse, resolveConfig } from "./ChannelRules.js"
 import { SubscriptionRepo } from "./SubscriptionRepo.js"
 import { DEFAULT_SURFACE, surfaces } from "./Surfaces.js"
@@ -25,14 +25,19 @@ const make = Effect.gen(function*() {
 
   /** The channels as views, each with its subscriptions. */
   const views = (workspaceId: WorkspaceId, rows: ReadonlyArray<ChannelRow>) =>
-    Effect.map(subscriptionRepo.ofChannels(workspaceId, rows.map((row) => row.id)), (subscriptions) =>
-      rows.map((row) => toChannel(row, subscriptions.filter((s) => s.channelId === row.id))))
+    Effect.map(
+      subscriptionRepo.ofChannels(workspaceId, rows.map((row) => row.id)),
+      (subscriptions) => rows.map((row) => toChannel(row, subscriptions.filter((s) => s.channelId === row.id)))
+    )
 
   const requireLive = (workspaceId: WorkspaceId, id: string) =>
-    Effect.flatMap(repo.findLive(workspaceId, id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `No channel ${id}.` })),
-      onSome: (row) => Effect.map(subscriptionRepo.ofChannels(workspaceId, [row.id]), (subs) => toChannel(row, subs))
-    }))
+    Effect.flatMap(
+      repo.findLive(workspaceId, id),
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No channel ${id}.` })),
+        onSome: (row) => Effect.map(subscriptionRepo.ofChannels(workspaceId, [row.id]), (subs) => toChannel(row, subs))
+      })
+    )
 
   const hasWebhook = (workspaceId: WorkspaceId) =>
     identity.findWorkspace(workspaceId).pipe(Effect.map(Option.exists((w) => w.webhookUrl !== null)))
@@ -90,12 +95,14 @@ const make = Effect.gen(function*() {
   const update = Effect.fn("Channels.update")(function*(workspaceId: WorkspaceId, id: string, body: UpdateChannelBody) {
     yield* requireLive(workspaceId, id)
     if (body.brandId !== undefined) yield* brandFor(workspaceId, body.brandId)
-    yield* entityCall(entity(id).Update({
-      requestId: yield* requestId,
-      workspaceId,
-      changes: body,
-      hasWebhook: yield* hasWebhook(workspaceId)
-    }))
+    yield* entityCall(
+      entity(id).Update({
+        requestId: yield* requestId,
+        workspaceId,
+        changes: body,
+        hasWebhook: yield* hasWebhook(workspaceId)
+      })
+    )
     return yield* requireLive(workspaceId, id)
   })
 

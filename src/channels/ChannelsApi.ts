@@ -5,10 +5,10 @@ import {
   Forbidden,
   NotFound,
   SchemaValidation,
+  TemplateNotApproved,
   UnknownFormat,
   UnknownSource,
   UnknownStream,
-  TemplateNotApproved,
   UnknownTemplate
 } from "../domain/Errors.js"
 import { Authentication } from "../http/Security.js"

@@ -14,15 +14,27 @@ export const ChannelsHttpLive = HttpApiBuilder.group(ClipwrightApi, "channels", 
     return handlers
       .handle("list", () => inWorkspace(channels.list))
       .handle("surfaces", () => channels.surfaces())
-      .handle("create", ({ payload }) =>
-        inWorkspace((workspaceId) => channels.create(workspaceId, payload)).pipe(answer))
-      .handle("update", ({ path, payload }) =>
-        inWorkspace((workspaceId) => channels.update(workspaceId, path.id, payload)).pipe(answer))
+      .handle(
+        "create",
+        ({ payload }) => inWorkspace((workspaceId) => channels.create(workspaceId, payload)).pipe(answer)
+      )
+      .handle(
+        "update",
+        ({ path, payload }) => inWorkspace((workspaceId) => channels.update(workspaceId, path.id, payload)).pipe(answer)
+      )
       .handle("delete", ({ path }) => inWorkspace((workspaceId) => channels.remove(workspaceId, path.id)))
-      .handle("subscribe", ({ path, payload }) =>
-        inWorkspace((workspaceId) => subscriptions.add(workspaceId, path.id, payload)).pipe(answer))
-      .handle("changeSubscription", ({ path, payload }) =>
-        inWorkspace((workspaceId) => subscriptions.change(workspaceId, path.id, path.subId, payload)).pipe(answer))
-      .handle("unsubscribe", ({ path }) =>
-        inWorkspace((workspaceId) => subscriptions.remove(workspaceId, path.id, path.subId)).pipe(answer))
+      .handle(
+        "subscribe",
+        ({ path, payload }) =>
+          inWorkspace((workspaceId) => subscriptions.add(workspaceId, path.id, payload)).pipe(answer)
+      )
+      .handle(
+        "changeSubscription",
+        ({ path, payload }) =>
+          inWorkspace((workspaceId) => subscriptions.change(workspaceId, path.id, path.subId, payload)).pipe(answer)
+      )
+      .handle(
+        "unsubscribe",
+        ({ path }) => inWorkspace((workspaceId) => subscriptions.remove(workspaceId, path.id, path.subId)).pipe(answer)
+      )
   }))

@@ -12,8 +12,10 @@ const CredentialsHttp = HttpApiBuilder.group(ClipwrightApi, "credentials", (hand
   Effect.gen(function*() {
     const credentials = yield* Credentials
     return handlers
-      .handle("put", ({ path, payload }) =>
-        inWorkspace((workspaceId) => credentials.put(workspaceId, path.id, payload)))
+      .handle(
+        "put",
+        ({ path, payload }) => inWorkspace((workspaceId) => credentials.put(workspaceId, path.id, payload))
+      )
       .handle("delete", ({ path }) => inWorkspace((workspaceId) => credentials.remove(workspaceId, path.id)))
   }))
 

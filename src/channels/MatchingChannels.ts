@@ -49,7 +49,8 @@ const make = Effect.gen(function*() {
   })
   return {
     /** The workspace's channels an event on the stream reaches. */
-    forStream: (workspaceId: WorkspaceId, streamId: string) => Effect.orDie(forStream({ workspaceId, inputId: streamId })),
+    forStream: (workspaceId: WorkspaceId, streamId: string) =>
+      Effect.orDie(forStream({ workspaceId, inputId: streamId })),
     /** The workspace's channels a feed event reaches (whether the feed is on is the feeds area's to say). */
     forFeed: (workspaceId: WorkspaceId, feedId: string) => Effect.orDie(forFeed({ workspaceId, inputId: feedId })),
     /** The workspace's channels a post list's fired post reaches (each post pins its own variant and version). */

@@ -10,15 +10,21 @@ export const subscriptionHandlers = Effect.gen(function*() {
   const repo = yield* SubscriptionRepo
   const channelGone = (channelId: string) => new NotFound({ message: `No channel ${channelId}.` })
   const holdChannel = (workspaceId: Subscribe["workspaceId"], channelId: string) =>
-    Effect.flatMap(repo.lockChannel(workspaceId, channelId), Option.match({
-      onNone: () => Effect.fail(channelGone(channelId)),
-      onSome: () => Effect.void
-    }))
+    Effect.flatMap(
+      repo.lockChannel(workspaceId, channelId),
+      Option.match({
+        onNone: () => Effect.fail(channelGone(channelId)),
+        onSome: () => Effect.void
+      })
+    )
   const requireSubscription = (workspaceId: Subscribe["workspaceId"], channelId: string, id: string) =>
-    Effect.flatMap(repo.find(workspaceId, channelId, id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `Channel ${channelId} has no subscription ${id}.` })),
-      onSome: Effect.succeed
-    }))
+    Effect.flatMap(
+      repo.find(workspaceId, channelId, id),
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `Channel ${channelId} has no subscription ${id}.` })),
+        onSome: Effect.succeed
+      })
+    )
 
   const subscribe = (channelId: string, { requestId, subscription, workspaceId }: Subscribe) =>
     Effect.gen(function*() {

@@ -28,25 +28,21 @@ export class SubscriptionRecord extends Model.Class<SubscriptionRecord>("Subscri
 }) {}
 
 /** A checked new subscription, as the service hands it to the entity. */
-export const NewSubscription = Schema.Struct({
-  id: Schema.String,
-  kind: SubscriptionKind,
-  inputKey: Schema.String,
-  sourceSlug: Schema.NullOr(Schema.String),
-  formatSlug: Schema.NullOr(Schema.String),
-  feedId: Schema.NullOr(Schema.String),
-  streamId: Schema.NullOr(Schema.String),
-  queueId: Schema.NullOr(Schema.String),
-  templateId: Schema.NullOr(Schema.String),
-  templateVariant: Schema.NullOr(Schema.String),
-  templateVersion: Schema.NullOr(Schema.String)
-})
+export const NewSubscription = SubscriptionRecord.select.pick(
+  "id",
+  "kind",
+  "inputKey",
+  "sourceSlug",
+  "formatSlug",
+  "feedId",
+  "streamId",
+  "queueId",
+  "templateId",
+  "templateVariant",
+  "templateVersion"
+)
 export type NewSubscription = typeof NewSubscription.Type
 
 /** The pins and switch after a checked change. */
-export const SubscriptionState = Schema.Struct({
-  templateVariant: Schema.NullOr(Schema.String),
-  templateVersion: Schema.NullOr(Schema.String),
-  enabled: Schema.Boolean
-})
+export const SubscriptionState = SubscriptionRecord.select.pick("templateVariant", "templateVersion", "enabled")
 export type SubscriptionState = typeof SubscriptionState.Type

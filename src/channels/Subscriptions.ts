@@ -4,7 +4,7 @@ import { Conflict, detailAt, NotFound, SchemaValidation, UnknownStream } from ".
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { ulidForRequest } from "../domain/Ulid.js"
-import { FeedSwitches, feedBySlugs } from "../feeds/FeedSwitches.js"
+import { feedBySlugs, FeedSwitches } from "../feeds/FeedSwitches.js"
 import { Streams } from "../streams/Streams.js"
 import { TemplateClearance } from "../templates/TemplateClearance.js"
 import { ChannelEntity } from "./ChannelEntity.js"
@@ -95,7 +95,9 @@ const make = Effect.gen(function*() {
       const pins = { templateVariant: body.templateVariant ?? null, templateVersion: body.templateVersion ?? null }
       yield* checkPins(body.kind, input.templateId, input.inputVariant, pins)
       if (input.templateId !== null) {
-        yield* clearance.requireCleared(workspaceId, input.templateId, [body.kind === "STREAM" ? "streamId" : "formatSlug"])
+        yield* clearance.requireCleared(workspaceId, input.templateId, [
+          body.kind === "STREAM" ? "streamId" : "formatSlug"
+        ])
       }
       const currentRequest = yield* requestId
       const existing = yield* repo.findInput(workspaceId, channelId, input.inputKey)

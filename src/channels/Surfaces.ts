@@ -74,7 +74,7 @@ export const DEFAULT_SURFACE = "instagram-reels"
 
 export const surfaceOf = (name: string): Surface | undefined => surfaces.find((s) => s.surface === name)
 
-/** The table as the OpenAPI description and README show it. */
+/** The table as the OpenAPI description and docs/concepts.md show it. */
 export const postingTable = surfaces
   .map((s) => `${s.surface}: ${Object.entries(s.posting).map(([k, v]) => `${k} (${v})`).join(", ") || "none"}`)
   .join("; ")

@@ -37,7 +37,10 @@ const overview = (selected: ReadonlyArray<Command>) =>
   selected.map((command) => `  ${usageOf(command)}\n      ${command.summary}`).join("\n")
 
 const RECEIVER_HELP = `  clipwright receiver --secret whsec_… --port N [--host 127.0.0.1]
-      runs a reference webhook receiver: verifies each delivery, prints its posts, answers the receipt fields`
+      runs a reference webhook receiver: verifies each delivery, prints its posts, answers the receipt fields
+  clipwright admin storage migrate
+      copies the files of DATA_DIR into the object store of STORAGE_URL, checksums checked (runs locally;
+      see clipwright admin storage migrate --help)`
 
 export const helpText = (selected: ReadonlyArray<Command> = commands) =>
   `Usage: clipwright admin <command> [options]\n       clipwright receiver [options]\n\n` +
@@ -173,7 +176,7 @@ export const resolveToken = (given: string | undefined, env: CliIo["env"], cwd: 
 /** Runs one command line; answers the exit status. */
 export const run = async (argv: ReadonlyArray<string>, io: CliIo): Promise<number> => {
   if (argv[0] === "receiver") {
-    const { runReceiver } = await import("../receiver/Receiver.js")
+    const { runReceiver } = await import("../delivery/receiver/Receiver.js")
     return runReceiver(argv.slice(1), io)
   }
   let invocation: Invocation

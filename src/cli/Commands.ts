@@ -178,7 +178,8 @@ export const commands: ReadonlyArray<Command> = [
     options: {
       "render-allowance": { kind: "count", value: "N", description: "videos a month" },
       "storage-mb": { kind: "count", value: "N", description: "storage in MB" },
-      seats: { kind: "count", value: "N", description: "member seats" }
+      seats: { kind: "count", value: "N", description: "member seats" },
+      "extra-ceiling": { kind: "count", value: "N", description: "extra renders the owner may buy a month" }
     },
     admin: true,
     call: (client, [accountId], options) =>
@@ -187,7 +188,8 @@ export const commands: ReadonlyArray<Command> = [
         payload: {
           renderAllowance: countOf(options, "render-allowance"),
           storageMb: countOf(options, "storage-mb"),
-          seats: countOf(options, "seats")
+          seats: countOf(options, "seats"),
+          extraCeiling: countOf(options, "extra-ceiling")
         },
         withResponse: true
       })

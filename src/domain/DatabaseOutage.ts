@@ -5,7 +5,8 @@
  */
 const OUTAGE_STATES = /^(08...|57P0[123]|53300)$/
 const OUTAGE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"])
-const OUTAGE_MESSAGES = /Connection terminated|terminating connection|is not queryable|the database system is (starting up|shutting down|not yet accepting connections)/i
+const OUTAGE_MESSAGES =
+  /Connection terminated|terminating connection|is not queryable|the database system is (starting up|shutting down|not yet accepting connections)/i
 
 const causesOf = function*(u: unknown, depth = 0): Generator<unknown> {
   if (u === null || typeof u !== "object" || depth > 5) return

@@ -14,4 +14,5 @@ const canonical = (value: unknown): string => {
  * A digest of a JSON value whatever the order of its keys: what tells a repeated event from another reusing its
  * eventId, and one video's outputs from another's (render once).
  */
-export const digestOf = (value: unknown): string => crypto.createHash("sha256").update(canonical(value)).digest("base64url")
+export const digestOf = (value: unknown): string =>
+  crypto.createHash("sha256").update(canonical(value)).digest("base64url")

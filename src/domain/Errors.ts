@@ -57,7 +57,9 @@ const fields = {
 
 const status = <A>(code: ErrorCode) => HttpApiSchema.annotations<A>({ status: statusOf(code), description: code })
 
-export class MalformedJson extends Schema.TaggedError<MalformedJson>()("MalformedJson", fields, status("malformed_json")) {}
+export class MalformedJson
+  extends Schema.TaggedError<MalformedJson>()("MalformedJson", fields, status("malformed_json"))
+{}
 export class SchemaValidation
   extends Schema.TaggedError<SchemaValidation>()("SchemaValidation", fields, status("schema_validation"))
 {}
@@ -74,15 +76,23 @@ export class Unauthenticated
 export class SignatureInvalid
   extends Schema.TaggedError<SignatureInvalid>()("SignatureInvalid", fields, status("signature_invalid"))
 {}
-export class TimestampSkew extends Schema.TaggedError<TimestampSkew>()("TimestampSkew", fields, status("timestamp_skew")) {}
+export class TimestampSkew
+  extends Schema.TaggedError<TimestampSkew>()("TimestampSkew", fields, status("timestamp_skew"))
+{}
 export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields, status("forbidden")) {}
 export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields, status("not_found")) {}
-export class UnknownSource extends Schema.TaggedError<UnknownSource>()("UnknownSource", fields, status("unknown_source")) {}
-export class UnknownFormat extends Schema.TaggedError<UnknownFormat>()("UnknownFormat", fields, status("unknown_format")) {}
+export class UnknownSource
+  extends Schema.TaggedError<UnknownSource>()("UnknownSource", fields, status("unknown_source"))
+{}
+export class UnknownFormat
+  extends Schema.TaggedError<UnknownFormat>()("UnknownFormat", fields, status("unknown_format"))
+{}
 export class UnknownTemplate
   extends Schema.TaggedError<UnknownTemplate>()("UnknownTemplate", fields, status("unknown_template"))
 {}
-export class UnknownStream extends Schema.TaggedError<UnknownStream>()("UnknownStream", fields, status("unknown_stream")) {}
+export class UnknownStream
+  extends Schema.TaggedError<UnknownStream>()("UnknownStream", fields, status("unknown_stream"))
+{}
 export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields, status("conflict")) {}
 export class IdempotencyConflict
   extends Schema.TaggedError<IdempotencyConflict>()("IdempotencyConflict", fields, status("idempotency_conflict"))
@@ -120,7 +130,9 @@ export class ChecksumMismatch
 export class UpstreamUnavailable
   extends Schema.TaggedError<UpstreamUnavailable>()("UpstreamUnavailable", fields, status("upstream_unavailable"))
 {}
-export class RenderTimeout extends Schema.TaggedError<RenderTimeout>()("RenderTimeout", fields, status("render_timeout")) {}
+export class RenderTimeout
+  extends Schema.TaggedError<RenderTimeout>()("RenderTimeout", fields, status("render_timeout"))
+{}
 
 /** Tag of each error class → its spec code. */
 export const codeByTag: Record<string, ErrorCode> = {

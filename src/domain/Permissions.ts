@@ -29,7 +29,11 @@ export type Requirement =
   | { readonly _tag: "OwnerOnly" }
   | { readonly _tag: "Platform" }
 
-const permission = (p: string, isPublic = false): Requirement => ({ _tag: "Permission", permission: p, public: isPublic })
+const permission = (p: string, isPublic = false): Requirement => ({
+  _tag: "Permission",
+  permission: p,
+  public: isPublic
+})
 
 const areaBySegment: Record<string, string> = {
   streams: "streams",

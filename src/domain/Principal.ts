@@ -9,12 +9,25 @@ export type WorkspaceId = typeof WorkspaceId.Type
 
 /** Who is calling, and in which workspace: resolved once per request by the security middleware. */
 export interface Principal {
-  readonly kind: "apikey" | "platform" | "anonymous"
+  readonly kind: "apikey" | "platform" | "anonymous" | "user"
   readonly workspaceId: WorkspaceId
   readonly workspaceName: string
   readonly keyId: string
   readonly scopes: ReadonlyArray<string>
+  /** A signed-in person (`kind: "user"`): who, and their role in this workspace. */
+  readonly person?: Person | undefined
 }
+
+export type PersonRole = "owner" | "operations" | "member"
+
+export interface Person {
+  readonly email: string
+  readonly role: PersonRole
+}
+
+/** What a caller's actions are recorded as: `user:<email>` for a person, `apikey:<id>` for a key. */
+export const actorOf = (principal: Principal): string =>
+  principal.person !== undefined ? `user:${principal.person.email}` : `apikey:${principal.keyId}`
 
 /** The calling key and its workspace: the tenancy of every `/v1` handler. */
 export class CurrentWorkspace extends Context.Tag("clipwright/CurrentWorkspace")<CurrentWorkspace, Principal>() {}

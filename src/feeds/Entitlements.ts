@@ -2,8 +2,8 @@ import { Context, Effect, Layer } from "effect"
 import { detailAt, SchemaValidation } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { Identity } from "../identity/Identity.js"
-import { listSources, sourceSlugs } from "./FeedCatalogue.js"
 import { EntitlementRepo } from "./EntitlementRepo.js"
+import { listSources, sourceSlugs } from "./FeedCatalogue.js"
 
 const unknownSources = (sources: ReadonlyArray<string>) => {
   const known = new Set(sourceSlugs())

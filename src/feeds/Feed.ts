@@ -38,8 +38,10 @@ export const CatalogueSource = Schema.Struct({
   slug: Schema.String,
   milestone: Schema.Int,
   entitled: Schema.Boolean.annotations(
-    describe("With a key: whether the caller's workspace may switch the source's feeds on. Without: whether a " +
-      "new workspace is entitled to it (the source is included by default).")
+    describe(
+      "With a key: whether the caller's workspace may switch the source's feeds on. Without: whether a " +
+        "new workspace is entitled to it (the source is included by default)."
+    )
   ),
   live: Schema.Boolean,
   formats: Schema.Array(CatalogueFormat)

@@ -1,6 +1,6 @@
 import { Option } from "effect"
 import { findTemplate } from "../templates/TemplateRegistry.js"
-import type { BoundFeed, FeedSource, ShippedFeed } from "./ShippedFeed.js"
+import type { BoundFeed, FeedSource, ShippedFeed } from "./shipped/ShippedFeed.js"
 import { shippedSources } from "./shipped/Sources.js"
 
 export const listSources = (): ReadonlyArray<FeedSource> => shippedSources

@@ -7,8 +7,10 @@ const describe = (description: string) => ({ description })
 export const WorkspaceFeed = Schema.Struct({
   ...feedFields,
   offered: Schema.Boolean.annotations(describe("The workspace is entitled to the source and the feed is live.")),
-  enabled: Schema.Boolean.annotations(describe("The workspace's switch (on unless switched off); off stops the " +
-    "feed for every channel of the workspace.")),
+  enabled: Schema.Boolean.annotations(describe(
+    "The workspace's switch (on unless switched off); off stops the " +
+      "feed for every channel of the workspace."
+  )),
   subscribers: Schema.Int.annotations(describe("Live channels with an enabled BROADCAST subscription to the feed."))
 }).annotations({ identifier: "WorkspaceFeed" })
 

@@ -7,7 +7,7 @@ import { feedIdentity, findSource, listSources } from "./FeedCatalogue.js"
 import { FeedListeners } from "./FeedListeners.js"
 import type { FeedSwitch } from "./FeedOffer.js"
 import { FeedSwitchRepo } from "./FeedSwitchRepo.js"
-import type { BoundFeed, FeedSource, ShippedFeed } from "./ShippedFeed.js"
+import type { BoundFeed, FeedSource, ShippedFeed } from "./shipped/ShippedFeed.js"
 
 const offeredTo = (entitled: ReadonlySet<string>, source: FeedSource, feed: ShippedFeed) =>
   entitled.has(source.slug) && source.live && feed.live
@@ -21,7 +21,10 @@ export const feedBySlugs = (sourceSlug: string, formatSlug: string, inBody = tru
     const at = (field: string, message: string) => (inBody ? [detailAt([field], message)] : [])
     const source = findSource(sourceSlug)
     if (Option.isNone(source)) {
-      return yield* new UnknownSource({ message: `No shipped source ${sourceSlug}.`, details: at("sourceSlug", "no such source") })
+      return yield* new UnknownSource({
+        message: `No shipped source ${sourceSlug}.`,
+        details: at("sourceSlug", "no such source")
+      })
     }
     const feed = source.value.formats.find((format) => format.slug === formatSlug)
     if (feed === undefined) {

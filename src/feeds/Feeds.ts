@@ -8,8 +8,8 @@ import { findTemplate, resolveBuild } from "../templates/TemplateRegistry.js"
 import { referenceListing } from "../templates/Views.js"
 import { Entitlements } from "./Entitlements.js"
 import type { Catalogue } from "./Feed.js"
-import type { BoundFeed, ShippedFeed } from "./ShippedFeed.js"
 import { defaultSourceSlugs, feedIdentity, findFeed, findSource, listSources } from "./FeedCatalogue.js"
+import type { BoundFeed, ShippedFeed } from "./shipped/ShippedFeed.js"
 
 /**
  * The input description of the feed's template at its variant's newest build. A binding without a build is a

@@ -24,5 +24,5 @@ export class FeedsAdminApi extends HttpApiGroup.make("adminFeeds")
   .middleware(AdminAuthentication)
   .prefix("/admin")
   .annotate(OpenApi.Title, "Admin")
-  .annotate(OpenApi.Description, "Operator routes (CONTRACT.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+  .annotate(OpenApi.Description, "Operator routes (see docs/operating.md); `Authorization: Bearer $ADMIN_TOKEN`.")
 {}

@@ -7,7 +7,10 @@ import { AppConfig } from "../Config.js"
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code
 
 const readToken = (file: string) =>
-  fs.readFile(file, "utf8").then((text) => text.trim(), (error) => codeOf(error) === "ENOENT" ? "" : Promise.reject(error))
+  fs.readFile(file, "utf8").then(
+    (text) => text.trim(),
+    (error) => codeOf(error) === "ENOENT" ? "" : Promise.reject(error)
+  )
 
 /**
  * The token kept in `dataDir/admin-token`, drawn and written when there is none. The file appears whole or not at

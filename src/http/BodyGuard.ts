@@ -67,7 +67,13 @@ export const jsonBodyRefusal = (text: string): EnvelopeInput | undefined => {
     return { code: "malformed_json", message: EMPTY_MESSAGE, details: [detailAt([], EMPTY_MESSAGE, "required")] }
   }
   if (JSON_NULL.test(text)) {
-    const detail = new ErrorDetail({ path: "", message: NULL_MESSAGE, rule: "type", expected: "object", received: "null" })
+    const detail = new ErrorDetail({
+      path: "",
+      message: NULL_MESSAGE,
+      rule: "type",
+      expected: "object",
+      received: "null"
+    })
     return { code: "schema_validation", message: NULL_MESSAGE, details: [detail] }
   }
   if (exceedsDepth(text, MAX_JSON_DEPTH)) {

@@ -10,8 +10,7 @@ import {
   toPointer
 } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
-import { databaseOutage } from "./DatabaseOutage.js"
-
+import { databaseOutage, storeOutage } from "./DatabaseOutage.js"
 
 export interface EnvelopeInput {
   readonly code: ErrorCode
@@ -112,7 +111,9 @@ const isBodyTooLarge = (e: HttpServerError.RequestError) => /max|exceed|too larg
 const wholeBody = (message: string) => [new ErrorDetail({ path: "", message })]
 
 const fromRequestError = (e: HttpServerError.RequestError): EnvelopeInput => {
-  if (isBodyTooLarge(e)) return { code: "payload_too_large", message: "The request body is over this route's size limit." }
+  if (isBodyTooLarge(e)) {
+    return { code: "payload_too_large", message: "The request body is over this route's size limit." }
+  }
   const reason = e.cause instanceof SyntaxError ? e.cause.message : "it could not be read"
   return { code: "malformed_json", message: `The request body is not JSON: ${reason}`, details: wholeBody(reason) }
 }
@@ -138,7 +139,7 @@ const formParserCrash: EnvelopeInput = {
 
 const classify = (u: unknown): Option.Option<EnvelopeInput> => {
   if (isApiError(u)) return Option.some(fromApiError(u))
-  const outage = databaseOutage(u)
+  const outage = databaseOutage(u) ?? storeOutage(u)
   if (outage !== undefined) return Option.some(fromApiError(outage))
   if (u instanceof Multipart.MultipartError) return Option.some(fromMultipartError(u))
   if (isFormParserCrash(u)) return Option.some(formParserCrash)
@@ -158,7 +159,8 @@ const classify = (u: unknown): Option.Option<EnvelopeInput> => {
  * cluster mid-request (the fault matrix's frozen node); the request may be sent again.
  */
 const cutOffInside = (cause: Cause.Cause<unknown>) =>
-  Cause.isInterrupted(cause) && Option.exists(Cause.dieOption(cause), (defect) =>
+  Cause.isInterrupted(cause) &&
+  Option.exists(Cause.dieOption(cause), (defect) =>
     HttpServerResponse.isServerResponse(defect) && defect.status === 503)
 
 const cutOff: EnvelopeInput = {

@@ -25,6 +25,9 @@ export const parseMediaType = (header: string): MediaType => {
 
 export const JSON_TYPE = "application/json"
 export const FORM_TYPE = "multipart/form-data"
+/** A browser's plain form, which only the console's pages send and only its routes read. */
+export const URLENCODED_TYPE = "application/x-www-form-urlencoded"
+const CONSOLE = /^\/console(\/|$|\?)/
 
 /** The only methods whose bodies the API reads (no route takes a body on DELETE). */
 export const takesBody = (method: string) => method === "POST" || method === "PUT" || method === "PATCH"
@@ -77,6 +80,7 @@ export const mediaTypeRefusal = (request: HttpServerRequest.HttpServerRequest): 
       ? undefined
       : unsupported(`JSON is read as UTF-8 only; send charset=utf-8 or no charset, not ${shown(charset)}.`, "charset")
   }
+  if (type.essence === URLENCODED_TYPE && CONSOLE.test(request.url)) return undefined
   if (type.essence === FORM_TYPE) {
     return boundaryOf(type) !== undefined
       ? undefined

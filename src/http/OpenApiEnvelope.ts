@@ -19,7 +19,10 @@ const envelope = {
             type: "object",
             required: ["path", "message"],
             properties: {
-              path: { type: "string", description: "RFC 6901 JSON Pointer into the request body; empty for the whole." },
+              path: {
+                type: "string",
+                description: "RFC 6901 JSON Pointer into the request body; empty for the whole."
+              },
               message: { type: "string" },
               rule: { type: "string" },
               expected: { type: "string" },
@@ -48,7 +51,10 @@ export const documentEnvelope = (spec: Spec): Spec => {
       }
     }
   }
-  spec["components"] = { ...spec["components"], schemas: { ...spec["components"]?.["schemas"], ErrorEnvelope: envelope } }
+  spec["components"] = {
+    ...spec["components"],
+    schemas: { ...spec["components"]?.["schemas"], ErrorEnvelope: envelope }
+  }
   return dropUnusedSchemas(mergeTags(documentPermissions(spec)))
 }
 
@@ -77,7 +83,9 @@ const documentPermissions = (spec: Spec): Spec => {
       const requirement = requirementFor(method.toUpperCase(), path)
       if (requirement._tag === "Permission") operation["x-permission"] = requirement.permission
       const line = `**Permission:** ${permissionText(requirement)}`
-      operation["description"] = operation["description"] === undefined ? line : `${operation["description"]}\n\n${line}`
+      operation["description"] = operation["description"] === undefined
+        ? line
+        : `${operation["description"]}\n\n${line}`
     }
   }
   return spec

@@ -8,18 +8,19 @@ import {
   HttpTraceContext
 } from "@effect/platform"
 import { Effect, Layer, Option, type Tracer } from "effect"
-import { detailAt } from "../domain/Errors.js"
-import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
+import { detailAt } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
+import { traceparentOf } from "../domain/TraceParent.js"
+import { newUlid } from "../domain/Ulid.js"
 import { isDeprecatedRoute } from "../domain/Versioning.js"
 import { jsonBodyRefusal } from "./BodyGuard.js"
+import { readCapped, withText } from "./CappedBody.js"
+import { causeToEnvelope, type EnvelopeInput, envelopeResponse } from "./Envelope.js"
 import { unclosedForm } from "./FormClosing.js"
 import { jsonOnlyRoute } from "./FormRoutes.js"
-import { readCapped, withText } from "./CappedBody.js"
 import { boundaryOf, FORM_TYPE, JSON_TYPE, mediaTypeOf, mediaTypeRefusal, takesBody } from "./MediaType.js"
-import { causeToEnvelope, envelopeResponse, type EnvelopeInput } from "./Envelope.js"
-import { traceparentOf } from "../domain/TraceParent.js"
+import { shownPath } from "./SecretPaths.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 /** Bodies beyond this are refused before they are read; file routes raise it for themselves. */
@@ -82,7 +83,7 @@ const serverSpanOptions = (request: HttpServerRequest.HttpServerRequest, pathnam
   return {
     kind: "server",
     captureStackTrace: false,
-    attributes: { "http.request.method": request.method, "url.path": pathname },
+    attributes: { "http.request.method": request.method, "url.path": shownPath(pathname) },
     ...(Option.isSome(parent) ? { parent: parent.value } : {})
   }
 }
@@ -147,7 +148,10 @@ export const ErrorEnvelopeLive = Layer.unwrapEffect(Effect.gen(function*() {
         const details = [detailAt([], FORM_TO_JSON, "contentType")]
         return envelopeResponse(errorsBase, { code: "unsupported_media_type", message: FORM_TO_JSON, details })
       }
-      const unclosed = Effect.flatMap(unclosedForm(request, boundary), (refusal) => envelopeResponse(errorsBase, refusal))
+      const unclosed = Effect.flatMap(
+        unclosedForm(request, boundary),
+        (refusal) => envelopeResponse(errorsBase, refusal)
+      )
       return Effect.raceFirst(answered, unclosed)
     })
   )

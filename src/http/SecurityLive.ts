@@ -1,14 +1,25 @@
 import { HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { AppConfig } from "../Config.js"
 import { Forbidden, Unauthenticated } from "../domain/Errors.js"
 import { hasPermission, PLATFORM_SCOPE, type Requirement, requirementFor } from "../domain/Permissions.js"
 import { anonymous, type Principal } from "../domain/Principal.js"
-import { AdminAuthentication, Authentication } from "./Security.js"
 import { AdminToken, tokensMatch } from "./AdminToken.js"
 import { ApiKeys } from "./ApiKeys.js"
+import { isCrossSite } from "./CrossSite.js"
+import { AdminAuthentication, Authentication } from "./Security.js"
+import { SessionCredentials, sessionIdOf } from "./SessionCredentials.js"
 
 const unauthenticated = new Unauthenticated({
   message: "Missing or invalid API key: send `Authorization: Bearer <API_KEY>` with a live key."
+})
+
+const signedOut = new Unauthenticated({
+  message: "Your session has ended (signed out, 7 idle days or 30 days); sign in again at /console/sign-in."
+})
+
+const crossSite = new Forbidden({
+  message: "A session's POST, PUT, PATCH or DELETE must come from this site's own pages; this one came from another."
 })
 
 const authorize = (principal: Principal, requirement: Requirement, serviceAccount: string | undefined) => {
@@ -19,7 +30,9 @@ const authorize = (principal: Principal, requirement: Requirement, serviceAccoun
     case "AnyKey":
       return Effect.succeed(principal)
     case "OwnerOnly":
-      return Effect.fail(new Forbidden({ message: "Only a signed-in owner may do this; API keys are always refused." }))
+      return principal.person?.role === "owner"
+        ? Effect.succeed(principal)
+        : Effect.fail(new Forbidden({ message: "Only a signed-in owner may do this; API keys are always refused." }))
     case "Platform":
       return hasPermission(principal.scopes, PLATFORM_SCOPE)
         ? Effect.succeed(principal)
@@ -27,20 +40,52 @@ const authorize = (principal: Principal, requirement: Requirement, serviceAccoun
     case "Permission":
       return hasPermission(principal.scopes, requirement.permission)
         ? Effect.succeed(principal)
-        : Effect.fail(new Forbidden({ message: `This key lacks the ${requirement.permission} permission; add it to the key.` }))
+        : Effect.fail(
+          new Forbidden({ message: `This key lacks the ${requirement.permission} permission; add it to the key.` })
+        )
   }
 }
 
-/** Resolves a bearer key into the caller and checks the route's requirement (SPEC Authentication). */
+/** A person's session: refused when the request came from another site, then judged by the person's role. */
+const authenticateSession = (
+  sessions: SessionCredentials["Type"],
+  publicBaseUrl: string,
+  request: HttpServerRequest.HttpServerRequest,
+  requirement: Requirement,
+  sessionId: string
+): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
+  if (isCrossSite(request, publicBaseUrl)) return Effect.fail(crossSite)
+  return Effect.flatMap(
+    sessions.authenticate(sessionId),
+    (found): Effect.Effect<Principal, Unauthenticated | Forbidden> =>
+      Option.isNone(found)
+        ? Effect.fail(signedOut)
+        : authorize(found.value, requirement, request.headers["x-service-account"])
+  )
+}
+
+export interface Credentials {
+  readonly apiKeys: ApiKeys["Type"]
+  readonly sessions: SessionCredentials["Type"]
+  readonly publicBaseUrl: string
+}
+
+/**
+ * Resolves a bearer key, or without one a person's session cookie, into the caller and checks the route's
+ * requirement (SPEC Authentication; CONTRACT "Session"). A bearer wins over a cookie sent beside it.
+ */
 export const authenticateRequest = (
-  apiKeys: ApiKeys["Type"],
+  credentials: Credentials,
   request: HttpServerRequest.HttpServerRequest,
   routePath: string,
   key: string
 ): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
   // Plain combinators rather than a generator: this runs on every request.
+  const { apiKeys, publicBaseUrl, sessions } = credentials
   const requirement = requirementFor(request.method, routePath)
   if (key === "") {
+    const sessionId = sessionIdOf(request, publicBaseUrl)
+    if (sessionId !== "") return authenticateSession(sessions, publicBaseUrl, request, requirement, sessionId)
     return requirement._tag === "Permission" && requirement.public ? Effect.succeed(anonymous) : unauthenticated
   }
   return Effect.flatMap(apiKeys.authenticate(key), (found): Effect.Effect<Principal, Unauthenticated | Forbidden> => {
@@ -54,21 +99,34 @@ export const authenticateRequest = (
   })
 }
 
+/** The bearer the request carries, "" without one, read exactly as the platform reads it for `bearer`. */
+const bearerOf = (request: HttpServerRequest.HttpServerRequest) =>
+  (request.headers["authorization"] ?? "").slice("Bearer ".length)
+
 export const AuthenticationLive = Layer.effect(
   Authentication,
-  Effect.map(ApiKeys, (apiKeys) => ({
-    bearer: (token) =>
+  Effect.map(Effect.all({ apiKeys: ApiKeys, sessions: SessionCredentials, config: AppConfig }), (
+    { apiKeys, config, sessions }
+  ) => {
+    const credentials = { apiKeys, sessions, publicBaseUrl: config.publicBaseUrl }
+    const judge = (key: string) =>
       Effect.flatMap(
         Effect.context<HttpServerRequest.HttpServerRequest | HttpRouter.RouteContext>(),
         (context) =>
           authenticateRequest(
-            apiKeys,
+            credentials,
             Context.get(context, HttpServerRequest.HttpServerRequest),
             Context.get(context, HttpRouter.RouteContext).route.path,
-            Redacted.value(token)
+            key
           )
       )
-  }))
+    return {
+      bearer: (token) => judge(Redacted.value(token)),
+      // The platform tries this one only after `bearer` failed; judging the request whole again gives the same
+      // answer, so the failure the caller sees is the first one's.
+      session: () => Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => judge(bearerOf(request)))
+    }
+  })
 )
 
 export const AdminAuthenticationLive = Layer.effect(

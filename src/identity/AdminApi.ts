@@ -2,9 +2,8 @@ import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { BlockedUrl, Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
-import { MemberRole } from "./Member.js"
 import { AdminAuthentication } from "../http/Security.js"
-import { ClearanceBody, ClearedTemplates } from "../templates/Clearance.js"
+import { MemberRole } from "./Member.js"
 
 export const AccountPath = Schema.Struct({ accountId: WorkspaceId })
 const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "an email address" }))
@@ -82,22 +81,6 @@ export class AdminApi extends HttpApiGroup.make("admin")
       .addError(Conflict)
   )
   .add(
-    HttpApiEndpoint.put("setTemplates", "/workspaces/:accountId/templates")
-      .annotate(OpenApi.Summary, "Clear templates for a workspace")
-      .annotate(
-        OpenApi.Description,
-        "Restricts the workspace to these templates (`templateIds`, the whole list; `[]` for none), or lifts the " +
-          "restriction with `null`. A new workspace is cleared for every template. A direct export, batch or " +
-          "keyframes naming a template the workspace is not cleared for is 409 `template_not_approved` at " +
-          "`/templateId`. Answers the templates cleared now (`restricted` false: every template). An unknown " +
-          "template is 400 naming `/templateIds/<i>`; an unknown workspace 404."
-      )
-      .setPath(AccountPath)
-      .setPayload(ClearanceBody)
-      .addSuccess(ClearedTemplates)
-      .addError(NotFound)
-  )
-  .add(
     HttpApiEndpoint.post("createPlatformKey", "/platform-keys")
       .annotate(OpenApi.Summary, "Create a platform key")
       .annotate(
@@ -139,5 +122,5 @@ export class AdminApi extends HttpApiGroup.make("admin")
   .middleware(AdminAuthentication)
   .prefix("/admin")
   .annotate(OpenApi.Title, "Admin")
-  .annotate(OpenApi.Description, "Operator routes (CONTRACT.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+  .annotate(OpenApi.Description, "Operator routes (see docs/operating.md); `Authorization: Bearer $ADMIN_TOKEN`.")
 {}

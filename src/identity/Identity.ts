@@ -1,17 +1,17 @@
 import { Context, Effect, Layer, Option } from "effect"
 import * as crypto from "node:crypto"
-import { newUlid } from "../domain/Ulid.js"
 import { AppConfig } from "../Config.js"
-import { checkUrl } from "../domain/UrlPolicy.js"
-import { Conflict, NotFound, SchemaValidation, detailAt } from "../domain/Errors.js"
+import { Conflict, detailAt, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { PLATFORM_SCOPE, workspaceScopes } from "../domain/Permissions.js"
 import { type Principal, WorkspaceId } from "../domain/Principal.js"
+import { newUlid } from "../domain/Ulid.js"
+import { checkUrl } from "../domain/UrlPolicy.js"
 import { ApiKeys } from "../http/ApiKeys.js"
+import { ConfigChanges, EVERY_WORKSPACE } from "../sql/ConfigChanges.js"
 import { isLive } from "./ApiKey.js"
 import { IdentityRepo } from "./IdentityRepo.js"
-import type { MemberRole } from "./Member.js"
 import { makeKeyCache } from "./KeyCache.js"
-import { ConfigChanges, EVERY_WORKSPACE } from "../sql/ConfigChanges.js"
+import type { MemberRole } from "./Member.js"
 
 export const hashKey = (apiKey: string) => crypto.createHash("sha256").update(apiKey).digest("hex")
 
@@ -56,7 +56,9 @@ const make = Effect.gen(function*() {
   const createWorkspace = Effect.fn("Identity.createWorkspace")(function*(name: string, ownerEmail: string | null) {
     const id = WorkspaceId.make(newUlid())
     yield* repo.insertWorkspace({ id, name, ownerEmail })
-    if (ownerEmail !== null) yield* repo.insertMember({ id: newUlid(), workspaceId: id, email: ownerEmail, role: "owner" })
+    if (ownerEmail !== null) {
+      yield* repo.insertMember({ id: newUlid(), workspaceId: id, email: ownerEmail, role: "owner" })
+    }
     yield* Effect.logInfo("Workspace created").pipe(Effect.annotateLogs({ accountId: id }))
     return { accountId: id, accountName: name }
   })
@@ -75,7 +77,14 @@ const make = Effect.gen(function*() {
       }
       const apiKey = newApiKey()
       const keyId = newUlid()
-      yield* repo.insertKey({ id: keyId, workspaceId: accountId, kind: "apikey", name, keyHash: hashKey(apiKey), scopes })
+      yield* repo.insertKey({
+        id: keyId,
+        workspaceId: accountId,
+        kind: "apikey",
+        name,
+        keyHash: hashKey(apiKey),
+        scopes
+      })
       // An audit line for operators; the key itself is shown once, to the caller, and never logged.
       yield* Effect.logInfo("API key created").pipe(Effect.annotateLogs({ accountId, keyId }))
       return { keyId, apiKey, scopes }
@@ -142,6 +151,7 @@ const make = Effect.gen(function*() {
     findWorkspace: repo.findWorkspace,
     requireWorkspace,
     countMembers: repo.countMembers,
+    listMembers: repo.listMembers,
     setLimits: repo.setLimits,
     createWorkspace,
     createKey,
@@ -160,5 +170,8 @@ export class Identity extends Context.Tag("clipwright/services/Identity")<
 >() {
   static readonly layer = Layer.scoped(Identity, make)
   /** The edge resolves bearer keys through this area. */
-  static readonly apiKeys = Layer.effect(ApiKeys, Effect.map(Identity, (identity) => ({ authenticate: identity.authenticate })))
+  static readonly apiKeys = Layer.effect(
+    ApiKeys,
+    Effect.map(Identity, (identity) => ({ authenticate: identity.authenticate }))
+  )
 }

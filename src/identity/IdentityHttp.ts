@@ -3,11 +3,15 @@ import { Effect } from "effect"
 import { ClipwrightApi } from "../Api.js"
 import { CurrentWorkspace } from "../domain/Principal.js"
 
-export const IdentityHttpLive = HttpApiBuilder.group(ClipwrightApi, "identity", (handlers) =>
-  handlers.handle("whoami", () =>
-    Effect.map(CurrentWorkspace, (p) => ({
-      accountId: p.workspaceId,
-      accountName: p.workspaceName,
-      scopes: p.scopes,
-      kind: p.kind
-    }))))
+export const IdentityHttpLive = HttpApiBuilder.group(
+  ClipwrightApi,
+  "identity",
+  (handlers) =>
+    handlers.handle("whoami", () =>
+      Effect.map(CurrentWorkspace, (p) => ({
+        accountId: p.workspaceId,
+        accountName: p.workspaceName,
+        scopes: p.scopes,
+        kind: p.kind
+      })))
+)

@@ -5,7 +5,8 @@ import { ApiKey, KeyWithWorkspace } from "./ApiKey.js"
 import { Member } from "./Member.js"
 import { LimitsChange, Workspace } from "./Workspace.js"
 
-const workspaceColumns = "id, name, owner_email, render_allowance, storage_mb, seats, limits_overridden, " +
+const workspaceColumns =
+  "id, name, owner_email, render_allowance, storage_mb, seats, limits_overridden, extra_ceiling, " +
   "media_share_percent, webhook_url, created_at"
 
 /**
@@ -46,7 +47,8 @@ const make = Effect.gen(function*() {
   const listPlatformKeys = SqlSchema.findAll({
     Request: Schema.Void,
     Result: ApiKey.select.pick("id", "name", "createdAt", "revokedAt"),
-    execute: () => sql`SELECT id, name, created_at, revoked_at FROM api_keys WHERE kind = 'platform' ORDER BY created_at, id`
+    execute: () =>
+      sql`SELECT id, name, created_at, revoked_at FROM api_keys WHERE kind = 'platform' ORDER BY created_at, id`
   })
   const revokePlatformKey = SqlSchema.findOne({
     Request: Schema.String,
@@ -73,8 +75,16 @@ const make = Effect.gen(function*() {
           render_allowance = coalesce(${limits.renderAllowance ?? null}, render_allowance),
           storage_mb = coalesce(${limits.storageMb ?? null}, storage_mb),
           seats = coalesce(${limits.seats ?? null}, seats),
+          extra_ceiling = coalesce(${limits.extraCeiling ?? null}, extra_ceiling),
           limits_overridden = true
         WHERE id = ${workspaceId}`
+  })
+  const listMembers = SqlSchema.findAll({
+    Request: WorkspaceId,
+    Result: Member.select.pick("email", "role"),
+    execute: (workspaceId) =>
+      sql`SELECT email, role FROM members WHERE workspace_id = ${workspaceId}
+          ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'operations' THEN 1 ELSE 2 END, lower(email)`
   })
   const countMembers = SqlSchema.single({
     Request: WorkspaceId,
@@ -101,7 +111,9 @@ const make = Effect.gen(function*() {
     insertMember: (member: typeof Member.insert.Type) =>
       Effect.orDie(Effect.map(insertMember(member), (row) => row._tag === "Some")),
     setLimits: (workspaceId: WorkspaceId, limits: LimitsChange) => Effect.orDie(setLimits({ workspaceId, limits })),
-    countMembers: (workspaceId: WorkspaceId) => Effect.orDie(Effect.map(countMembers(workspaceId), (r) => r.n))
+    countMembers: (workspaceId: WorkspaceId) => Effect.orDie(Effect.map(countMembers(workspaceId), (r) => r.n)),
+    /** The workspace's people: owners first, then Operations, then members, each by address. */
+    listMembers: (workspaceId: WorkspaceId) => Effect.orDie(listMembers(workspaceId))
   }
 })
 

@@ -10,7 +10,10 @@ const MAX_ENTRIES = 10_000
  * which forgets the workspace's keys (every key for a platform key, whose principal has no workspace); entries
  * also live briefly, so a node that missed the word still stops honouring the key within the TTL.
  */
-export const makeKeyCache = <E>(ttlMs: number, lookup: (hash: string) => Effect.Effect<Option.Option<Principal>, E>) => {
+export const makeKeyCache = <E>(
+  ttlMs: number,
+  lookup: (hash: string) => Effect.Effect<Option.Option<Principal>, E>
+) => {
   const entries = new Map<string, { readonly principal: Option.Option<Principal>; readonly at: number }>()
   const get = (hash: string) =>
     Effect.flatMap(Clock.currentTimeMillis, (now) => {

@@ -12,6 +12,8 @@ export class Workspace extends Model.Class<Workspace>("Workspace")({
   storageMb: Model.Generated(Schema.Number),
   seats: Model.Generated(Schema.NullOr(Schema.Number)),
   limitsOverridden: Model.Generated(Schema.Boolean),
+  /** Extra renders the owner may buy per period on top of the allowance (the operator's ceiling). */
+  extraCeiling: Model.Generated(Schema.Number),
   mediaSharePercent: Model.Generated(Schema.Number),
   webhookUrl: Model.Generated(Schema.NullOr(Schema.String)),
   createdAt: StampedByDatabase
@@ -21,6 +23,7 @@ export class Workspace extends Model.Class<Workspace>("Workspace")({
 export const LimitsChange = Schema.Struct({
   renderAllowance: Schema.optional(Schema.Number),
   storageMb: Schema.optional(Schema.Number),
-  seats: Schema.optional(Schema.Number)
+  seats: Schema.optional(Schema.Number),
+  extraCeiling: Schema.optional(Schema.Number)
 })
 export type LimitsChange = typeof LimitsChange.Type

@@ -33,7 +33,10 @@ export class BroadcastApi extends HttpApiGroup.make("broadcasts")
   .add(
     HttpApiEndpoint.post("validate", "/broadcast/validate")
       .annotate(OpenApi.Summary, "Dry-run a broadcast")
-      .annotate(OpenApi.Description, "The same checks, storing nothing: whether it is stale and how many workspaces it would reach.")
+      .annotate(
+        OpenApi.Description,
+        "The same checks, storing nothing: whether it is stale and how many workspaces it would reach."
+      )
       .setPayload(BroadcastEnvelope)
       .addSuccess(BroadcastValidateAnswer)
       .addError(UnknownSource)
@@ -42,7 +45,10 @@ export class BroadcastApi extends HttpApiGroup.make("broadcasts")
   .add(
     HttpApiEndpoint.get("find", "/broadcast/:id")
       .annotate(OpenApi.Summary, "Show a broadcast")
-      .annotate(OpenApi.Description, "The broadcast and each workspace's event made of it, with its status and job count.")
+      .annotate(
+        OpenApi.Description,
+        "The broadcast and each workspace's event made of it, with its status and job count."
+      )
       .setPath(Schema.Struct({ id: Schema.String }))
       .addSuccess(BroadcastDetail)
       .addError(NotFound)

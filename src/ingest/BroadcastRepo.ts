@@ -41,7 +41,8 @@ const make = Effect.gen(function*() {
   })
   return {
     /** False when a broadcast with that eventId exists already. */
-    insert: (row: typeof BroadcastRecord.insert.Type) => Effect.map(Effect.orDie(insert(row)), (rows) => rows.length > 0),
+    insert: (row: typeof BroadcastRecord.insert.Type) =>
+      Effect.map(Effect.orDie(insert(row)), (rows) => rows.length > 0),
     findByEventId: (eventId: string) => Effect.orDie(byEventId(eventId)),
     find: (id: string) => Effect.orDie(byId(id)),
     page: (limit: number, offset: number) => Effect.orDie(page({ limit, offset })),

@@ -1,14 +1,14 @@
 import { Context, Effect, FiberRef, Layer, Option } from "effect"
 import { MatchingChannels } from "../channels/MatchingChannels.js"
+import { digestOf } from "../domain/Digest.js"
 import { detailAt, IdempotencyConflict, NotFound } from "../domain/Errors.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { newUlid } from "../domain/Ulid.js"
 import { FeedSwitches } from "../feeds/FeedSwitches.js"
-import { digestOf } from "../domain/Digest.js"
+import type { BroadcastRecord } from "./BroadcastRecord.js"
+import { BroadcastRepo } from "./BroadcastRepo.js"
 import type { BroadcastEnvelope } from "./Envelope.js"
 import { FeedEvents } from "./FeedEvents.js"
-import { BroadcastRepo } from "./BroadcastRepo.js"
-import type { BroadcastRecord } from "./BroadcastRecord.js"
 
 const summaryOf = (row: BroadcastRecord) => ({
   id: row.id,
@@ -63,7 +63,13 @@ const make = Effect.gen(function*() {
   const send = Effect.fn("Broadcasts.send")(function*(keyId: string, body: BroadcastEnvelope) {
     const requestId = yield* FiberRef.get(CurrentRequestId)
     const { audience, event } = yield* prepare(body)
-    const hash = digestOf({ feedId: event.bound.feed.id, eventId: body.eventId, occurredAt: body.occurredAt, locale: body.locale, data: body.data })
+    const hash = digestOf({
+      feedId: event.bound.feed.id,
+      eventId: body.eventId,
+      occurredAt: body.occurredAt,
+      locale: body.locale,
+      data: body.data
+    })
     const id = newUlid()
     const fresh = yield* repo.insert({
       id,
@@ -91,18 +97,25 @@ const make = Effect.gen(function*() {
       }
       broadcastId = earlier.id
     }
-    const copies = yield* Effect.forEach(audience, (workspaceId) =>
-      feeds.land(workspaceId, event, { input: "broadcast", broadcastId }).pipe(
-        Effect.map((answer) => ({
-          accountId: workspaceId,
-          ingestEventId: answer.ingestEventId,
-          status: answer.status,
-          matched: answer.matched.length
-        })),
-        // The workspace had used this eventId for an event of its own: that one stands, and this copy is not landed.
-        Effect.catchTag("IdempotencyConflict", () =>
-          Effect.succeed({ accountId: workspaceId, ingestEventId: null, status: "conflict" as const, matched: 0 }))
-      ), { concurrency: "unbounded" })
+    const copies = yield* Effect.forEach(
+      audience,
+      (workspaceId) =>
+        feeds.land(workspaceId, event, { input: "broadcast", broadcastId }).pipe(
+          Effect.map((answer) => ({
+            accountId: workspaceId,
+            ingestEventId: answer.ingestEventId,
+            status: answer.status,
+            matched: answer.matched.length
+          })),
+          // The workspace had used this eventId for an event of its own: that one stands, and this copy is not landed.
+          Effect.catchTag(
+            "IdempotencyConflict",
+            () =>
+              Effect.succeed({ accountId: workspaceId, ingestEventId: null, status: "conflict" as const, matched: 0 })
+          )
+        ),
+      { concurrency: "unbounded" }
+    )
     return {
       broadcastId,
       requestId,

@@ -1,14 +1,14 @@
 import { Context, Effect, Either, FiberRef, Layer } from "effect"
+import { digestOf } from "../domain/Digest.js"
 import { ErrorDetail, SchemaValidation } from "../domain/Errors.js"
 import type { Origin } from "../domain/Origin.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { newUlid } from "../domain/Ulid.js"
 import { feedBySlugs } from "../feeds/FeedSwitches.js"
-import type { BoundFeed } from "../feeds/ShippedFeed.js"
+import type { BoundFeed } from "../feeds/shipped/ShippedFeed.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import { validateContent } from "../templates/Validate.js"
-import { digestOf } from "../domain/Digest.js"
 import type { FeedSendAnswer } from "./IngestAnswers.js"
 import type { IngestInput, Problem } from "./IngestEventRecord.js"
 import { IngestLedger } from "./IngestLedger.js"
@@ -62,11 +62,19 @@ const make = Effect.gen(function*() {
   const reach = Effect.fnUntraced(function*(workspaceId: WorkspaceId, event: FeedEvent) {
     const warnings: Array<Problem> = []
     if (event.stale) {
-      warnings.push({ path: "/occurredAt", message: `Older than the feed accepts (${event.bound.feed.maxAgeSeconds} s); nothing is drawn.` })
+      warnings.push({
+        path: "/occurredAt",
+        message: `Older than the feed accepts (${event.bound.feed.maxAgeSeconds} s); nothing is drawn.`
+      })
       return { matches: [], warnings }
     }
     const { matches, on } = yield* targets.feed(workspaceId, event.bound.feed.id)
-    if (!on) warnings.push({ path: "", message: "This feed is switched off for the workspace (PUT /v1/feeds); nothing is drawn." })
+    if (!on) {
+      warnings.push({
+        path: "",
+        message: "This feed is switched off for the workspace (PUT /v1/feeds); nothing is drawn."
+      })
+    }
     return { matches, warnings }
   })
 
@@ -133,7 +141,15 @@ const make = Effect.gen(function*() {
     })
     const earlier = yield* settle(landed, hash, event.eventId)
     return (earlier === undefined
-      ? { ingestEventId: id, requestId, status: answerStatus[status], idempotent: false, matched: plan.matched, warnings, normalized: event.data }
+      ? {
+        ingestEventId: id,
+        requestId,
+        status: answerStatus[status],
+        idempotent: false,
+        matched: plan.matched,
+        warnings,
+        normalized: event.data
+      }
       : {
         ingestEventId: earlier.id,
         requestId,

@@ -1,8 +1,8 @@
 import { Model } from "@effect/sql"
 import { Schema } from "effect"
+import { Origin } from "../domain/Origin.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { JsonbColumn, StampedByDatabase } from "../sql/Columns.js"
-import { Origin } from "../domain/Origin.js"
 
 export const IngestStatus = Schema.Literal("ACCEPTED", "NO_MATCH", "UNMAPPED", "STALE")
 export type IngestStatus = typeof IngestStatus.Type

@@ -1,8 +1,8 @@
 import { Schema } from "effect"
 import { Origin } from "../domain/Origin.js"
+import { pagingParams } from "../http/Paging.js"
 import { IngestInput, IngestStatus, Problem } from "./IngestEventRecord.js"
 import type { EventJob, FoundEvent, ListedEvent } from "./IngestEventsQuery.js"
-import { pagingParams } from "../http/Paging.js"
 
 /** `GET /v1/ingest-events` query: filters, a free-text search and the page. */
 export const IngestEventsParams = Schema.Struct({

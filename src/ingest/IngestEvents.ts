@@ -3,8 +3,8 @@ import { NotFound } from "../domain/Errors.js"
 import type { Origin } from "../domain/Origin.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import type { IngestStatus } from "./IngestEventRecord.js"
-import { detailView, type IngestEventPage, type IngestEventsParams, listedView } from "./IngestEventViews.js"
 import { IngestEventsQuery } from "./IngestEventsQuery.js"
+import { detailView, type IngestEventPage, type IngestEventsParams, listedView } from "./IngestEventViews.js"
 
 /** The ingest log (`GET /v1/ingest-events`) and one event with its jobs; reads only SQL. */
 const make = Effect.gen(function*() {

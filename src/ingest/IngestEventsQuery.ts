@@ -2,9 +2,9 @@ import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { Origin } from "../domain/Origin.js"
 import { WorkspaceId } from "../domain/Principal.js"
-import { JobRecord } from "../channels/jobs/JobRecord.js"
-import { IngestEventRecord, IngestStatus } from "./IngestEventRecord.js"
+import { JobRecord } from "../publishing/states/JobRecord.js"
 import { eventDetails } from "../sql/SourceNames.js"
+import { IngestEventRecord, IngestStatus } from "./IngestEventRecord.js"
 
 const event = IngestEventRecord.fields
 

@@ -3,9 +3,9 @@ import { Context, Effect, Layer, Schema } from "effect"
 import { UpstreamUnavailable } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { currentTraceparent } from "../domain/TraceParent.js"
-import { JobDispatcher } from "../channels/jobs/JobDispatcher.js"
-import { JobRecord } from "../channels/jobs/JobRecord.js"
 import { countAccepted } from "../observability/Metrics.js"
+import { JobDispatcher } from "../publishing/states/JobDispatcher.js"
+import { JobRecord } from "../publishing/states/JobRecord.js"
 import { groupCommit } from "../sql/GroupCommit.js"
 import { IngestEventRecord } from "./IngestEventRecord.js"
 
@@ -120,7 +120,11 @@ const make = Effect.gen(function*() {
 
   const landAll = Effect.fnUntraced(function*(items: ReadonlyArray<Traced>) {
     const jobs = items.flatMap((item) => item.jobs)
-    const rows = yield* landMany({ events: items.map((item) => item.event), traces: items.map((item) => item.traceParent), jobs })
+    const rows = yield* landMany({
+      events: items.map((item) => item.event),
+      traces: items.map((item) => item.traceParent),
+      jobs
+    })
     // The jobs are durable now; this node's dispatcher hands them to their channels without waiting for its next look.
     if (jobs.length > 0) yield* dispatcher.wake
     const won = new Set(rows.map((row) => row.id))
@@ -138,15 +142,21 @@ const make = Effect.gen(function*() {
 
   const landTraced = yield* groupCommit({
     maxGroup: 250,
-    span: { name: "sql.execute", attributes: { "db.system.name": "postgresql", "db.operation.name": "INSERT ingest_events, jobs" } },
+    span: {
+      name: "sql.execute",
+      attributes: { "db.system.name": "postgresql", "db.operation.name": "INSERT ingest_events, jobs" }
+    },
     many: (items: ReadonlyArray<Traced>) =>
       landAll(items).pipe(
         Effect.tapErrorCause((cause) => Effect.logError("ingest ledger: the write failed", cause)),
-        Effect.mapError(() => new UpstreamUnavailable({ message: "The event could not be stored; retry it.", retryAfterSeconds: 1 }))
+        Effect.mapError(() =>
+          new UpstreamUnavailable({ message: "The event could not be stored; retry it.", retryAfterSeconds: 1 })
+        )
       )
   })
   // The event keeps the trace of the request that brought it, for its jobs and hand-over to continue.
-  const land = (item: Landing) => Effect.flatMap(currentTraceparent, (traceParent) => landTraced({ ...item, traceParent }))
+  const land = (item: Landing) =>
+    Effect.flatMap(currentTraceparent, (traceParent) => landTraced({ ...item, traceParent }))
   return { land }
 })
 

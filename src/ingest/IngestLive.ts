@@ -13,7 +13,12 @@ import { StreamSendHttpLive } from "./StreamSendHttp.js"
 import { StreamSends } from "./StreamSends.js"
 
 /** Events in: streams, feeds and broadcasts become events and jobs, and the ingest log reads them back. */
-export const IngestLive = Layer.mergeAll(StreamSendHttpLive, FeedIngestHttpLive, BroadcastHttpLive, IngestEventsHttpLive)
+export const IngestLive = Layer.mergeAll(
+  StreamSendHttpLive,
+  FeedIngestHttpLive,
+  BroadcastHttpLive,
+  IngestEventsHttpLive
+)
   .pipe(
     Layer.provideMerge(Layer.mergeAll(StreamSends.layer, Broadcasts.layer, IngestEvents.layer)),
     Layer.provideMerge(FeedEvents.layer),

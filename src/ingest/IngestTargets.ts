@@ -72,18 +72,26 @@ const make = Effect.gen(function*() {
   return {
     /** The workspace's live stream and the channels its events reach; None for a missing or another's stream. */
     stream: (workspaceId: WorkspaceId, streamId: string): Effect.Effect<Option.Option<StreamTarget>> =>
-      remembered(workspaceId, `stream:${streamId}`, Effect.gen(function*() {
-        const stream = yield* streams.sendTarget(workspaceId, streamId)
-        if (Option.isNone(stream)) return Option.none()
-        return Option.some({ stream: stream.value, matches: yield* matching.forStream(workspaceId, streamId) })
-      })),
+      remembered(
+        workspaceId,
+        `stream:${streamId}`,
+        Effect.gen(function*() {
+          const stream = yield* streams.sendTarget(workspaceId, streamId)
+          if (Option.isNone(stream)) return Option.none()
+          return Option.some({ stream: stream.value, matches: yield* matching.forStream(workspaceId, streamId) })
+        })
+      ),
     /** Whether the workspace has the feed on, and the channels subscribed to it. */
     feed: (workspaceId: WorkspaceId, feedId: string): Effect.Effect<FeedTarget> =>
       Effect.map(
-        remembered(workspaceId, `feed:${feedId}`, Effect.gen(function*() {
-          const on = yield* switches.isOn(workspaceId, feedId)
-          return Option.some({ on, matches: on ? yield* matching.forFeed(workspaceId, feedId) : [] })
-        })),
+        remembered(
+          workspaceId,
+          `feed:${feedId}`,
+          Effect.gen(function*() {
+            const on = yield* switches.isOn(workspaceId, feedId)
+            return Option.some({ on, matches: on ? yield* matching.forFeed(workspaceId, feedId) : [] })
+          })
+        ),
         Option.getOrThrow
       )
   }

@@ -4,7 +4,8 @@ import { detailAt, IdempotencyConflict } from "../domain/Errors.js"
 import type { Origin } from "../domain/Origin.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { newUlid } from "../domain/Ulid.js"
-import type { JobRecord } from "../channels/jobs/JobRecord.js"
+import { statusSteps } from "../posts/JobStatusSteps.js"
+import type { JobRecord } from "../publishing/states/JobRecord.js"
 import { resolveBuild } from "../templates/TemplateRegistry.js"
 import type { Matched, WouldMatch } from "./IngestAnswers.js"
 import type { IngestEventRecord } from "./IngestEventRecord.js"
@@ -12,10 +13,13 @@ import type { Landed } from "./IngestLedger.js"
 
 /** The version a subscription draws today: its pin, or the newest build of its variant. */
 const versionFor = (templateId: string, match: ChannelMatch): string | null =>
-  Either.match(resolveBuild(templateId, {
-    variant: match.templateVariant ?? undefined,
-    version: match.templateVersion ?? undefined
-  }), { onLeft: () => match.templateVersion, onRight: (resolved) => resolved.build.version })
+  Either.match(
+    resolveBuild(templateId, {
+      variant: match.templateVariant ?? undefined,
+      version: match.templateVersion ?? undefined
+    }),
+    { onLeft: () => match.templateVersion, onRight: (resolved) => resolved.build.version }
+  )
 
 export const wouldMatch = (match: ChannelMatch): WouldMatch => ({
   channelId: match.channelId,
@@ -45,7 +49,7 @@ export const planJobs = (
     channelId: match.channelId,
     subscriptionId: match.subscriptionId,
     origin,
-    status: "ACCEPTED" as const,
+    status: statusSteps.land.to,
     templateId,
     templateVariant: match.templateVariant,
     templateVersion: match.templateVersion,
@@ -79,8 +83,10 @@ export const postTitleOf = (document: unknown): string | null => {
 export const settle = (landed: Landed, hash: string, eventId: string) => {
   if (landed._tag === "Landed") return Effect.succeed(undefined)
   if (landed.row.bodyHash === hash) return Effect.succeed(landed.row as IngestEventRecord)
-  return Effect.fail(new IdempotencyConflict({
-    message: `eventId ${eventId} was already used for another event (${landed.row.id}) with a different body.`,
-    details: [detailAt(["eventId"], "already used with a different body")]
-  }))
+  return Effect.fail(
+    new IdempotencyConflict({
+      message: `eventId ${eventId} was already used for another event (${landed.row.id}) with a different body.`,
+      details: [detailAt(["eventId"], "already used with a different body")]
+    })
+  )
 }

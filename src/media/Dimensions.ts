@@ -28,8 +28,10 @@ const sized = (width: number, height: number): Size | undefined =>
 
 /** IHDR must be the first chunk. */
 const png = (read: ReadAt) =>
-  Effect.map(read(0, 24), (b) =>
-    b.length === 24 && ascii(b, 12, "IHDR") ? sized(u32be(b, 16), u32be(b, 20)) : undefined)
+  Effect.map(
+    read(0, 24),
+    (b) => b.length === 24 && ascii(b, 12, "IHDR") ? sized(u32be(b, 16), u32be(b, 20)) : undefined
+  )
 
 const gif = (read: ReadAt) =>
   Effect.map(read(0, 10), (b) => b.length === 10 ? sized(u16le(b, 6), u16le(b, 8)) : undefined)

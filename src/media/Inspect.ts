@@ -1,5 +1,5 @@
 import { Chunk, Effect, Stream } from "effect"
-import { SNIFF_BYTES, sniff, type Sniffed } from "./Sniff.js"
+import { sniff, SNIFF_BYTES, type Sniffed } from "./Sniff.js"
 
 /** The head kept in memory while a file streams past: enough for every header `Dimensions` reads, most of the time. */
 export const HEAD_BYTES = 64 * 1024

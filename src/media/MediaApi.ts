@@ -9,16 +9,8 @@ import {
   SchemaValidation,
   UnsupportedMediaType
 } from "../domain/Errors.js"
-import {
-  MediaFile,
-  MediaList,
-  MediaUpload,
-  MediaUse,
-  PreviewQuery,
-  RenameBody,
-  UPLOAD_CEILING
-} from "./MediaFile.js"
 import { Authentication } from "../http/Security.js"
+import { MediaFile, MediaList, MediaUpload, MediaUse, PreviewQuery, RenameBody, UPLOAD_CEILING } from "./MediaFile.js"
 
 const IdPath = Schema.Struct({ id: Schema.String })
 

@@ -1,6 +1,6 @@
 import { Schema } from "effect"
-import { StorageBlock } from "./StorageBlock.js"
 import { Ratio } from "../templates/TemplateShapes.js"
+import { StorageBlock } from "./StorageBlock.js"
 
 const MB = 1024 * 1024
 

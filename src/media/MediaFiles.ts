@@ -8,8 +8,10 @@ const make = Effect.map(MediaRepo, (repo) => ({
   findByName: repo.findByName,
   /** By id, else by name: how a brand slot refers to a library file. */
   findByRef: (workspaceId: WorkspaceId, ref: string) =>
-    Effect.flatMap(repo.find(workspaceId, ref), (byId) =>
-      Option.isSome(byId) ? Effect.succeed(byId) : repo.findByName(workspaceId, ref)),
+    Effect.flatMap(
+      repo.find(workspaceId, ref),
+      (byId) => Option.isSome(byId) ? Effect.succeed(byId) : repo.findByName(workspaceId, ref)
+    ),
   insert: repo.insert,
   remove: repo.remove
 }))

@@ -1,7 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { Conflict, UpstreamUnavailable } from "../domain/Errors.js"
-import type { MediaUse } from "./MediaFile.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import type { MediaUse } from "./MediaFile.js"
 
 /** A library file as a holder stores it. */
 export interface HeldFile {

@@ -2,15 +2,15 @@ import type { Multipart } from "@effect/platform"
 import { Clock, Context, DateTime, Effect, Layer, Option, type Stream } from "effect"
 import { AppConfig } from "../Config.js"
 import { Conflict, detailAt, Forbidden, NotFound } from "../domain/Errors.js"
-import { kindLimits, type MediaFile, mediaRef } from "./MediaFile.js"
-import type { Principal, WorkspaceId } from "../domain/Principal.js"
-import { withExtension } from "./Sniff.js"
-import { MediaRepo } from "./MediaRepo.js"
-import { MediaRecord, type NewMediaFile } from "./MediaRecord.js"
+import { actorOf, type Principal, type WorkspaceId } from "../domain/Principal.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { Signing } from "../storage/Signing.js"
+import { kindLimits, type MediaFile, mediaRef } from "./MediaFile.js"
 import { MediaHolders } from "./MediaHolders.js"
+import { MediaRecord, type NewMediaFile } from "./MediaRecord.js"
+import { MediaRepo } from "./MediaRepo.js"
 import { type Accepts, MediaUploads, type Received } from "./MediaUploads.js"
+import { withExtension } from "./Sniff.js"
 import { StorageUsage } from "./StorageUsage.js"
 
 /** Signed preview URLs are valid about an hour (SPEC Limits). */
@@ -28,7 +28,7 @@ const libraryAccepts: Accepts = (sniffed) =>
     ? `The file is not a type the media library stores (${KINDS}); its type is read from its bytes.`
     : { maxBytes: kindLimits[sniffed.kind], what: kindNames[sniffed.kind] }
 
-export const uploaderOf = (principal: Principal) => `apikey:${principal.keyId}`
+export const uploaderOf = (principal: Principal) => actorOf(principal)
 
 export const rowOf = (principal: Principal, received: Received, name: string): NewMediaFile => ({
   id: received.id,
@@ -76,10 +76,13 @@ const make = Effect.gen(function*() {
     }))
 
   const existing = (workspaceId: WorkspaceId, id: string) =>
-    Effect.flatMap(repo.find(workspaceId, id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
-      onSome: Effect.succeed
-    }))
+    Effect.flatMap(
+      repo.find(workspaceId, id),
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
+        onSome: Effect.succeed
+      })
+    )
 
   /** The file a `replaces` or `replace` text part names; `credit` asks before the bytes arrive. */
   const targetOf = (workspaceId: WorkspaceId, fields: ReadonlyMap<string, string>, name: string) => {
@@ -172,10 +175,13 @@ const make = Effect.gen(function*() {
       const message = "The preview link is wrong or has expired; list the media for a fresh one."
       return yield* new Forbidden({ message })
     }
-    return yield* Effect.flatMap(repo.findAnyWorkspace(id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
-      onSome: Effect.succeed
-    }))
+    return yield* Effect.flatMap(
+      repo.findAnyWorkspace(id),
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No media file ${id}.` })),
+        onSome: Effect.succeed
+      })
+    )
   })
 
   return { upload, list, rename, remove, uses, previewFile, view }

@@ -1,16 +1,16 @@
 import type { Multipart } from "@effect/platform"
 import { Chunk, Context, Effect, Layer, Stream } from "effect"
 import { detailAt, PayloadTooLarge, SchemaValidation } from "../domain/Errors.js"
-import { UPLOAD_CEILING } from "./MediaFile.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { newUlid } from "../domain/Ulid.js"
-import { dimensionsOf, fitsPixelLimit, MAX_SIDE, type ReadAt, type Size } from "./Dimensions.js"
-import { type Admit, inspect, type Inspected } from "./Inspect.js"
-import { extensionOf, type Sniffed, SVG } from "./Sniff.js"
-import { outsideReference } from "./SvgReferences.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import type { StoredBlob } from "../storage/BlobStorage.js"
+import { dimensionsOf, fitsPixelLimit, MAX_SIDE, type ReadAt, type Size } from "./Dimensions.js"
+import { type Admit, inspect, type Inspected } from "./Inspect.js"
+import { UPLOAD_CEILING } from "./MediaFile.js"
+import { extensionOf, type Sniffed, SVG } from "./Sniff.js"
 import { StorageUsage } from "./StorageUsage.js"
-import type { WorkspaceId } from "../domain/Principal.js"
+import { outsideReference } from "./SvgReferences.js"
 
 const MB = 1024 * 1024
 
@@ -41,8 +41,7 @@ type Refusal = PayloadTooLarge | SchemaValidation
 const invalidFile = (message: string, rule: string) =>
   new SchemaValidation({ message, details: [detailAt(["file"], message, rule)] })
 
-const cleanName = (raw: string) =>
-  (raw.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim()
+const cleanName = (raw: string) => (raw.split(/[\\/]/).pop() ?? "").replace(/[\u0000-\u001f\u007f]/g, "").trim()
 
 const nameFor = (sent: string, sniffed: Sniffed) => {
   const clean = cleanName(sent)

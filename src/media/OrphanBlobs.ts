@@ -67,12 +67,17 @@ const make = Effect.gen(function*() {
   })
 
   const orphansIn = (folder: Folder, keys: ReadonlyArray<string>) =>
-    Effect.forEach([...byWorkspace(keys)], ([workspaceId, group]) =>
-      Effect.forEach(chunksOf(group, BATCH), (batch) =>
-        Effect.map(referenced[folder]({ workspaceId, keys: batch }), (rows) => {
-          const named = new Set(rows.map((row) => row.blobKey))
-          return batch.filter((key) => !named.has(key))
-        }))).pipe(Effect.map((groups) => groups.flat(2)))
+    Effect.forEach(
+      [...byWorkspace(keys)],
+      ([workspaceId, group]) =>
+        Effect.forEach(chunksOf(group, BATCH), (batch) =>
+          Effect.map(referenced[folder]({ workspaceId, keys: batch }), (rows) => {
+            const named = new Set(rows.map((row) =>
+              row.blobKey
+            ))
+            return batch.filter((key) => !named.has(key))
+          }))
+    ).pipe(Effect.map((groups) => groups.flat(2)))
 
   /** Removes the orphans written more than `olderThan` ago; answers their keys. */
   const sweep = Effect.fn("OrphanBlobs.sweep")(function*(olderThan: Duration.DurationInput = ORPHAN_AFTER) {

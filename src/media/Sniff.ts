@@ -113,7 +113,8 @@ export const opensSvg = (text: string): boolean => {
     } else break
   }
   const after = text[at + 4]
-  return opensWith(text, at, "<svg") && after !== undefined && (WHITESPACE.test(after) || after === ">" || after === "/")
+  return opensWith(text, at, "<svg") && after !== undefined &&
+    (WHITESPACE.test(after) || after === ">" || after === "/")
 }
 
 /** Text that opens with an `<svg` element, after an optional BOM, XML prolog, comments, doctype and whitespace. */

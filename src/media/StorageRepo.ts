@@ -89,8 +89,7 @@ const make = Effect.gen(function*() {
     markRemoved: (workspaceId: WorkspaceId, ids: ReadonlyArray<string>) =>
       ids.length === 0 ? Effect.void : Effect.orDie(markRemoved({ workspaceId, ids })),
     keep: (workspaceId: WorkspaceId, clipId: string) => Effect.orDie(keep({ workspaceId, clipId })),
-    setMediaShare: (workspaceId: WorkspaceId, percent: number) =>
-      Effect.orDie(setMediaShare({ workspaceId, percent }))
+    setMediaShare: (workspaceId: WorkspaceId, percent: number) => Effect.orDie(setMediaShare({ workspaceId, percent }))
   }
 })
 

@@ -1,11 +1,11 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { Conflict, detailAt, NotFound, PayloadTooLarge } from "../domain/Errors.js"
-import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "./StorageSplit.js"
-import { storageBlock as blockOf } from "./StorageBlock.js"
-import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
 import { ClipNeeds } from "./ClipNeeds.js"
-import type { WorkspaceId } from "../domain/Principal.js"
+import { storageBlock as blockOf } from "./StorageBlock.js"
+import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
+import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "./StorageSplit.js"
 
 /** What keeping a clip did: whether it is kept, and which older clips were removed to make room for it. */
 export interface ClipRoom {
@@ -62,8 +62,13 @@ const make = Effect.gen(function*() {
    * Inside `repo.locked`: like `evict`, but never removes a clip in `spared` (still counted as held). Answers
    * undefined, removing nothing, when the spared clips leave no room for `incoming`.
    */
-  const evictSparing = (workspaceId: WorkspaceId, share: number, incoming: number, except: string,
-    spared: ReadonlySet<string>) =>
+  const evictSparing = (
+    workspaceId: WorkspaceId,
+    share: number,
+    incoming: number,
+    except: string,
+    spared: ReadonlySet<string>
+  ) =>
     Effect.gen(function*() {
       const held = yield* repo.held(workspaceId, except)
       const sparedBytes = held.reduce((sum, clip) => spared.has(clip.id) ? sum + clip.byteSize : sum, 0)
@@ -111,8 +116,12 @@ const make = Effect.gen(function*() {
    * relies on; media cannot tell, so the caller does. When they leave no room, the clip is not kept either.
    */
   const makeRoomForClip = Effect.fn("StorageUsage.makeRoomForClip")(
-    function*(workspaceId: WorkspaceId, clipId: string, bytes: number,
-      spared: Effect.Effect<ReadonlySet<string>> = needs.neededIds(workspaceId)) {
+    function*(
+      workspaceId: WorkspaceId,
+      clipId: string,
+      bytes: number,
+      spared: Effect.Effect<ReadonlySet<string>> = needs.neededIds(workspaceId)
+    ) {
       const removed = yield* repo.locked(
         workspaceId,
         Effect.gen(function*() {

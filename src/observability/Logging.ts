@@ -15,7 +15,11 @@ export const withRequestContext = <Output>(logger: Logger.Logger<unknown, Output
     let annotations = options.annotations
     if (requestId !== "") annotations = HashMap.set(annotations, "requestId", requestId as unknown)
     if (Option.isSome(span)) {
-      annotations = HashMap.set(HashMap.set(annotations, "traceId", span.value.traceId as unknown), "spanId", span.value.spanId)
+      annotations = HashMap.set(
+        HashMap.set(annotations, "traceId", span.value.traceId as unknown),
+        "spanId",
+        span.value.spanId
+      )
     }
     return { ...options, annotations }
   })

@@ -1,7 +1,7 @@
 import { Duration, Effect, Metric, MetricBoundaries, MetricLabel } from "effect"
 
 /**
- * Every metric the service records, named `clipwright.*`; README "Metrics" says what each means. Durations are in
+ * Every metric the service records, named `clipwright.*`; docs/operating.md "Metrics" says what each means. Durations are in
  * seconds. The cluster's own gauges (`effect_cluster_entities` by entity type, `effect_cluster_shards`,
  * `effect_cluster_singletons`) go out with these.
  */
@@ -58,7 +58,9 @@ export const packageLateness = Metric.histogram(
 export const withTags = <Type, In, Out>(metric: Metric.Metric<Type, In, Out>, tags: Readonly<Record<string, string>>) =>
   Metric.taggedWithLabels(metric, Object.entries(tags).map(([key, value]) => MetricLabel.make(key, value)))
 
-export const countAccepted = (events: ReadonlyArray<{ readonly status: string; readonly origin: string; readonly input: string }>) =>
+export const countAccepted = (
+  events: ReadonlyArray<{ readonly status: string; readonly origin: string; readonly input: string }>
+) =>
   Effect.forEach(
     events.filter((event) => event.status === "ACCEPTED"),
     (event) => Metric.increment(withTags(acceptedEvents, { origin: event.origin, input: event.input })),
@@ -88,13 +90,13 @@ export const countAttempts = (attempts: ReadonlyArray<AttemptFacts>) =>
     ), { discard: true })
 
 /** Runs a render's drawing and records how long it took under the state it ended in. */
-export const timedRender = (origin: string) =>
-<A extends { readonly state: string }, E, R>(draw: Effect.Effect<A, E, R>) =>
-  Effect.tap(Effect.timed(draw), ([took, outcome]) =>
-    Metric.update(
-      withTags(renderDuration, { state: outcome.state, origin }),
-      Duration.toSeconds(took)
-    )).pipe(Effect.map(([, outcome]) => outcome))
+export const timedRender =
+  (origin: string) => <A extends { readonly state: string }, E, R>(draw: Effect.Effect<A, E, R>) =>
+    Effect.tap(Effect.timed(draw), ([took, outcome]) =>
+      Metric.update(
+        withTags(renderDuration, { state: outcome.state, origin }),
+        Duration.toSeconds(took)
+      )).pipe(Effect.map(([, outcome]) => outcome))
 
 export const recordFiring = (scheduledFor: Date, firedAt: Date) =>
   Metric.update(packageLateness, Math.max(0, firedAt.getTime() - scheduledFor.getTime()) / 1000)

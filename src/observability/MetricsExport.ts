@@ -3,7 +3,7 @@ import { Config, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../Config.js"
 
 /**
- * Every Effect metric of the process (README "Metrics") goes to `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/metrics` as OTLP/HTTP
+ * Every Effect metric of the process (docs/operating.md "Metrics") goes to `<OTEL_EXPORTER_OTLP_ENDPOINT>/v1/metrics` as OTLP/HTTP
  * JSON, every OTEL_METRIC_EXPORT_INTERVAL ms (default 10 s: a fault shows within one interval). @effect/opentelemetry's
  * own exporter reads Effect's registry directly; the OpenTelemetry SDK exporter would add a second copy of the
  * OpenTelemetry packages, since none of its releases matches the installed ones.

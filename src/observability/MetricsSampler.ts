@@ -26,7 +26,12 @@ export const MetricsSamplerLive = Layer.scopedDiscard(Effect.gen(function*() {
       sql`SELECT state AS key, count(*)::int AS total FROM render_jobs
           WHERE state IN ${sql.in(WAITING_RENDER_STATES)} GROUP BY state`
   })
-  const setAll = (gauge: typeof jobsByStatus, tag: string, seen: Set<string>, rows: ReadonlyArray<typeof Count.Type>) => {
+  const setAll = (
+    gauge: typeof jobsByStatus,
+    tag: string,
+    seen: Set<string>,
+    rows: ReadonlyArray<typeof Count.Type>
+  ) => {
     const counts = new Map(rows.map((row) => [row.key, row.total]))
     counts.forEach((_, key) => seen.add(key))
     return Effect.forEach(seen, (key) => Metric.set(withTags(gauge, { [tag]: key }), counts.get(key) ?? 0), {

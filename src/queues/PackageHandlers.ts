@@ -2,8 +2,8 @@ import { Effect, Either, Option } from "effect"
 import { InvalidStateTransition, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { recordFiring } from "../observability/Metrics.js"
-import { PackageFiring } from "./PackageFiring.js"
 import { TemplateClearance } from "../templates/TemplateClearance.js"
+import { PackageFiring } from "./PackageFiring.js"
 import { changedContent } from "./PackageRules.js"
 import { packageTimers } from "./PackageTimers.js"
 import type { AddPackage, ChangePackage, Fire, RemovePackage, RepointMedia } from "./PostListEntity.js"
@@ -34,7 +34,9 @@ export const packageHandlers = (queueId: string) =>
     /** Sets the stored package's timer, if it still waits for its time. */
     const armStored = (workspaceId: WorkspaceId, packageId: string) =>
       Effect.flatMap(repo.findPackage(workspaceId, queueId, packageId), (found) =>
-        Option.isSome(found) && found.value.state === "SCHEDULED" ? arm(workspaceId, queueId, [found.value]) : Effect.void)
+        Option.isSome(found) && found.value.state === "SCHEDULED"
+          ? arm(workspaceId, queueId, [found.value])
+          : Effect.void)
 
     const add = ({ content, packageId, requestId, workspaceId }: AddPackage) =>
       Effect.gen(function*() {
@@ -62,10 +64,14 @@ export const packageHandlers = (queueId: string) =>
     const change = ({ changes, packageId, requestId, scheduledFor, workspaceId }: ChangePackage) =>
       Effect.gen(function*() {
         const found = yield* repo.findPackage(workspaceId, queueId, packageId)
-        if (Option.isNone(found)) return yield* missing(packageId)
+        if (Option.isNone(found)) {
+          return yield* missing(packageId)
+        }
         const stored = found.value
         // A cancel run again finds its own work done.
-        if (changes.state === "CANCELLED" && stored.state === "CANCELLED") return
+        if (changes.state === "CANCELLED" && stored.state === "CANCELLED") {
+          return
+        }
         if (stored.state !== "SCHEDULED") {
           return yield* new InvalidStateTransition({
             message: `Post ${packageId} is ${stored.state}; only SCHEDULED posts can change.`
@@ -75,11 +81,17 @@ export const packageHandlers = (queueId: string) =>
         // A cancel alone needs no content check: a stricter newest build must not keep a post from being cancelled.
         if (Object.keys(fields).length > 0 || scheduledFor !== undefined) {
           const next = changedContent(contentOf(stored), fields, scheduledFor, yield* clearance.clearedFor(workspaceId))
-          if (Either.isLeft(next)) return yield* next.left
+          if (Either.isLeft(next)) {
+            return yield* next.left
+          }
           yield* repo.writePackage(workspaceId, queueId, packageId, next.right, `change:${requestId}`)
         }
-        if (state === "CANCELLED") return yield* Effect.asVoid(repo.cancelPackage(workspaceId, queueId, packageId))
-        if (scheduledFor !== undefined) yield* armStored(workspaceId, packageId)
+        if (state === "CANCELLED") {
+          return yield* Effect.asVoid(repo.cancelPackage(workspaceId, queueId, packageId))
+        }
+        if (scheduledFor !== undefined) {
+          yield* armStored(workspaceId, packageId)
+        }
       })
 
     const remove = ({ packageId, workspaceId }: RemovePackage) =>
@@ -90,11 +102,17 @@ export const packageHandlers = (queueId: string) =>
     const fire = ({ armed, at, packageId, workspaceId }: Fire) =>
       Effect.gen(function*() {
         const found = yield* repo.findPackage(workspaceId, queueId, packageId)
-        if (Option.isNone(found)) return
+        if (Option.isNone(found)) {
+          return
+        }
         const pkg = found.value
-        if (pkg.state !== "SCHEDULED" || pkg.armed !== armed || pkg.scheduledFor.getTime() !== at) return
+        if (pkg.state !== "SCHEDULED" || pkg.armed !== armed || pkg.scheduledFor.getTime() !== at) {
+          return
+        }
         const list = yield* repo.findList(workspaceId, queueId)
-        if (Option.isNone(list) || list.value.deletedAt !== null || !list.value.enabled) return
+        if (Option.isNone(list) || list.value.deletedAt !== null || !list.value.enabled) {
+          return
+        }
         const fired = yield* firing.fire(workspaceId, list.value.name, pkg, `fire:${pkg.id}:${armed}`)
         yield* repo.markFired(workspaceId, queueId, pkg.id, fired.ingestEventId, fired.firedAt)
         yield* recordFiring(pkg.scheduledFor, fired.firedAt)

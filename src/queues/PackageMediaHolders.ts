@@ -45,8 +45,13 @@ export const PackageMediaHolders = Layer.effect(
 
     return MediaHolders.of({
       uses: (workspaceId, id) =>
-        Effect.zipWith(below.uses(workspaceId, id), packageUses(workspaceId, id), (slots, posts) => [...slots, ...posts]),
-      repoint: (workspaceId, id, next) => Effect.zipRight(below.repoint(workspaceId, id, next), repointPackages(workspaceId, id, next))
+        Effect.zipWith(
+          below.uses(workspaceId, id),
+          packageUses(workspaceId, id),
+          (slots, posts) => [...slots, ...posts]
+        ),
+      repoint: (workspaceId, id, next) =>
+        Effect.zipRight(below.repoint(workspaceId, id, next), repointPackages(workspaceId, id, next))
     })
   })
 )

@@ -54,8 +54,11 @@ export const checkContent = (
   if (!template.value.offered || !cleared(templateId)) return Either.left(notCleared(templateId, ["templateId"]))
   const version = choice.templateVersion === "latest" ? null : choice.templateVersion
   if (version !== null && !isExactVersion(version)) {
-    return refuse("templateVersion", `templateVersion must be \`latest\` or a full major.minor.patch, not "${version}".`,
-      "pattern")
+    return refuse(
+      "templateVersion",
+      `templateVersion must be \`latest\` or a full major.minor.patch, not "${version}".`,
+      "pattern"
+    )
   }
   const resolved = resolveBuild(templateId, {
     variant: choice.templateVariant ?? undefined,
@@ -65,11 +68,13 @@ export const checkContent = (
   const { build, variant } = resolved.right
   const problems = validateContent(build, data)
   if (problems.length > 0) {
-    return Either.left(new SchemaValidation({
-      message: `The data does not fit ${template.value.name} ${variant.name} ${build.version}: ` +
-        `${problems[0]!.path || "/"} ${problems[0]!.message}.`,
-      details: problems.map((p) => new ErrorDetail({ ...p, path: `/data${p.path}` }))
-    }))
+    return Either.left(
+      new SchemaValidation({
+        message: `The data does not fit ${template.value.name} ${variant.name} ${build.version}: ` +
+          `${problems[0]!.path || "/"} ${problems[0]!.message}.`,
+        details: problems.map((p) => new ErrorDetail({ ...p, path: `/data${p.path}` }))
+      })
+    )
   }
   return Either.right({ templateId, templateVariant: variant.name, templateVersion: version, data })
 }
@@ -80,11 +85,18 @@ export const newContent = (
   scheduledFor: number,
   cleared: Cleared = everyTemplate
 ): Either.Either<PackageContent, PackageRefusal> =>
-  Either.map(checkContent({
-    templateId: body.templateId,
-    templateVariant: body.templateVariant ?? null,
-    templateVersion: body.templateVersion ?? null
-  }, body.data, cleared), (checked) => ({ ...checked, title: body.title, scheduledFor }))
+  Either.map(
+    checkContent(
+      {
+        templateId: body.templateId,
+        templateVariant: body.templateVariant ?? null,
+        templateVersion: body.templateVersion ?? null
+      },
+      body.data,
+      cleared
+    ),
+    (checked) => ({ ...checked, title: body.title, scheduledFor })
+  )
 
 /**
  * A change laid over the stored package. A new template starts from its first variant and newest build unless the
@@ -101,14 +113,21 @@ export const changedContent = (
     templateId: changes.templateId ?? stored.templateId,
     templateVariant: changes.templateVariant !== undefined
       ? changes.templateVariant
-      : sameTemplate ? stored.templateVariant : null,
+      : sameTemplate
+      ? stored.templateVariant
+      : null,
     templateVersion: changes.templateVersion !== undefined
       ? changes.templateVersion
-      : sameTemplate ? stored.templateVersion : null
+      : sameTemplate
+      ? stored.templateVersion
+      : null
   }
-  return Either.map(checkContent(choice, changes.data === undefined ? stored.data : changes.data, cleared), (checked) => ({
-    ...checked,
-    title: changes.title ?? stored.title,
-    scheduledFor: scheduledFor ?? stored.scheduledFor
-  }))
+  return Either.map(
+    checkContent(choice, changes.data === undefined ? stored.data : changes.data, cleared),
+    (checked) => ({
+      ...checked,
+      title: changes.title ?? stored.title,
+      scheduledFor: scheduledFor ?? stored.scheduledFor
+    })
+  )
 }

@@ -86,7 +86,11 @@ export const Package = Schema.Struct({
 })
 export type Package = typeof Package.Type
 
-export const Listener = Schema.Struct({ channelId: Schema.String, channelName: Schema.String, brandName: Schema.String })
+export const Listener = Schema.Struct({
+  channelId: Schema.String,
+  channelName: Schema.String,
+  brandName: Schema.String
+})
 export type Listener = typeof Listener.Type
 
 export const Queue = Schema.Struct({

@@ -4,11 +4,11 @@ import { ChannelEntity } from "../channels/ChannelEntity.js"
 import { entityCall } from "../domain/EntityCalls.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import { withOutageRetries } from "../sql/OutageRetries.js"
 import { packageHandlers } from "./PackageHandlers.js"
 import { packageTimers } from "./PackageTimers.js"
 import { PostListEntity } from "./PostListEntity.js"
 import { PostListRepo } from "./PostListRepo.js"
-import { withOutageRetries } from "../sql/OutageRetries.js"
 
 const nameInUse = (name: string) =>
   new Conflict({ message: `A post list named "${name}" already exists in this workspace.` })
@@ -22,8 +22,11 @@ export const PostListEntityLive = PostListEntity.toLayer(
     const { arm } = yield* packageTimers
     const notFound = () => new NotFound({ message: `No post list ${queueId}.` })
     const requireLive = (workspaceId: WorkspaceId) =>
-      Effect.flatMap(repo.findList(workspaceId, queueId), (found) =>
-        Option.isSome(found) && found.value.deletedAt === null ? Effect.succeed(found.value) : Effect.fail(notFound()))
+      Effect.flatMap(
+        repo.findList(workspaceId, queueId),
+        (found) =>
+          Option.isSome(found) && found.value.deletedAt === null ? Effect.succeed(found.value) : Effect.fail(notFound())
+      )
 
     /** The channel's subscription to this list goes through the channel's entity, its only writer. */
     const unsubscribe = (workspaceId: WorkspaceId, requestId: string, channelId: string, subscriptionId: string) =>
@@ -76,7 +79,8 @@ export const PostListEntityLive = PostListEntity.toLayer(
           const subscriptions = yield* repo.subscriptionsTo(workspaceId, queueId)
           const removed = yield* Effect.forEach(subscriptions, (s) =>
             unsubscribe(workspaceId, requestId, s.channelId, s.subscriptionId), { concurrency: 8 })
-          const removedFromChannels = removed.reduce((sum, n) => sum + n, 0)
+          const removedFromChannels = removed.reduce((sum, n) =>
+            sum + n, 0)
           yield* repo.withTransaction(Effect.zipRight(
             repo.removePackagesOf(workspaceId, queueId),
             repo.markDeleted(workspaceId, queueId, requestId, removedFromChannels)
@@ -85,7 +89,9 @@ export const PostListEntityLive = PostListEntity.toLayer(
         }).pipe(Effect.withSpan("PostList.delete", { attributes: { queueId } })),
 
       AddPackage: ({ payload }) =>
-        packages.add(payload).pipe(Effect.withSpan("PostList.addPackage", { attributes: { queueId, packageId: payload.packageId } })),
+        packages.add(payload).pipe(
+          Effect.withSpan("PostList.addPackage", { attributes: { queueId, packageId: payload.packageId } })
+        ),
 
       ChangePackage: ({ payload }) =>
         packages.change(payload).pipe(
@@ -98,7 +104,9 @@ export const PostListEntityLive = PostListEntity.toLayer(
         ),
 
       Fire: ({ payload }) =>
-        packages.fire(payload).pipe(Effect.withSpan("PostList.fire", { attributes: { queueId, packageId: payload.packageId } })),
+        packages.fire(payload).pipe(
+          Effect.withSpan("PostList.fire", { attributes: { queueId, packageId: payload.packageId } })
+        ),
 
       RepointMedia: ({ payload }) =>
         packages.repoint(payload).pipe(Effect.withSpan("PostList.repointMedia", { attributes: { queueId } }))

@@ -140,7 +140,9 @@ const make = Effect.gen(function*() {
   return {
     /** None when the id exists or the name is taken. */
     insertList: (workspaceId: WorkspaceId, queueId: string, name: string, createRequestId: string) =>
-      Effect.orDie(insertList(QueueRecord.insert.make({ id: queueId, workspaceId, name, enabled: true, createRequestId }))),
+      Effect.orDie(
+        insertList(QueueRecord.insert.make({ id: queueId, workspaceId, name, enabled: true, createRequestId }))
+      ),
     /** The list, deleted or not. */
     findList: (workspaceId: WorkspaceId, queueId: string) => Effect.orDie(findList({ workspaceId, queueId })),
     /** None when there is no live list. */
@@ -148,14 +150,21 @@ const make = Effect.gen(function*() {
       nameTakenOnUnique(updateList({ workspaceId, queueId, name, enabled })),
     markDeleted: (workspaceId: WorkspaceId, queueId: string, requestId: string, removed: number) =>
       Effect.orDie(markDeleted({ workspaceId, queueId, requestId, removed })),
-    removePackagesOf: (workspaceId: WorkspaceId, queueId: string) => Effect.orDie(removePackagesOf({ workspaceId, queueId })),
-    subscriptionsTo: (workspaceId: WorkspaceId, queueId: string) => Effect.orDie(subscriptionsTo({ workspaceId, queueId })),
+    removePackagesOf: (workspaceId: WorkspaceId, queueId: string) =>
+      Effect.orDie(removePackagesOf({ workspaceId, queueId })),
+    subscriptionsTo: (workspaceId: WorkspaceId, queueId: string) =>
+      Effect.orDie(subscriptionsTo({ workspaceId, queueId })),
     insertPackage: (row: typeof PackageRecord.insert.Type) => Effect.orDie(insertPackage(row)),
     findPackage: (workspaceId: WorkspaceId, queueId: string, packageId: string) =>
       Effect.orDie(findPackage({ workspaceId, queueId, packageId })),
     /** None when the package is not SCHEDULED (or gone). */
-    writePackage: (workspaceId: WorkspaceId, queueId: string, packageId: string, content: PackageContent, armedBy: string) =>
-      Effect.orDie(writePackage({ workspaceId, queueId, packageId, content, armedBy })),
+    writePackage: (
+      workspaceId: WorkspaceId,
+      queueId: string,
+      packageId: string,
+      content: PackageContent,
+      armedBy: string
+    ) => Effect.orDie(writePackage({ workspaceId, queueId, packageId, content, armedBy })),
     cancelPackage: (workspaceId: WorkspaceId, queueId: string, packageId: string) =>
       Effect.orDie(cancelPackage({ workspaceId, queueId, packageId })),
     removePackage: (workspaceId: WorkspaceId, queueId: string, packageId: string) =>

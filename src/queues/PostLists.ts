@@ -4,9 +4,9 @@ import { InvalidStateTransition, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { ulidForRequest } from "../domain/Ulid.js"
+import { TemplateClearance } from "../templates/TemplateClearance.js"
 import { newContent, timeOf } from "./PackageRules.js"
 import type { ChangePackageBody, CreatePackageBody, UpdateQueueBody } from "./PostList.js"
-import { TemplateClearance } from "../templates/TemplateClearance.js"
 import { PostListEntity } from "./PostListEntity.js"
 import { PostListQuery } from "./PostListQuery.js"
 import { toPackage, toQueue } from "./Views.js"
@@ -22,24 +22,35 @@ const make = Effect.gen(function*() {
     Effect.gen(function*() {
       const rows = yield* query.lists(workspaceId, queueId)
       const ids = rows.map((row) => row.id)
-      const [packages, subscribers] = yield* Effect.all([query.packages(workspaceId, ids), query.subscribers(workspaceId, ids)])
+      const [packages, subscribers] = yield* Effect.all([
+        query.packages(workspaceId, ids),
+        query.subscribers(workspaceId, ids)
+      ])
       return rows.map((row) => toQueue(row, packages, subscribers))
     })
 
   const one = (workspaceId: WorkspaceId, queueId: string) =>
-    Effect.flatMap(listsOf(workspaceId, queueId), ([queue]) =>
-      queue === undefined ? Effect.fail(new NotFound({ message: `No post list ${queueId}.` })) : Effect.succeed(queue))
+    Effect.flatMap(
+      listsOf(workspaceId, queueId),
+      ([queue]) =>
+        queue === undefined ? Effect.fail(new NotFound({ message: `No post list ${queueId}.` })) : Effect.succeed(queue)
+    )
 
   /** The live list (its row only), or 404. */
   const requireList = (workspaceId: WorkspaceId, queueId: string) =>
-    Effect.flatMap(query.lists(workspaceId, queueId), (rows) =>
-      rows.length === 0 ? Effect.fail(new NotFound({ message: `No post list ${queueId}.` })) : Effect.void)
+    Effect.flatMap(
+      query.lists(workspaceId, queueId),
+      (rows) => rows.length === 0 ? Effect.fail(new NotFound({ message: `No post list ${queueId}.` })) : Effect.void
+    )
 
   const onePackage = (workspaceId: WorkspaceId, queueId: string, packageId: string) =>
-    Effect.flatMap(query.onePackage(workspaceId, queueId, packageId), Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `List ${queueId} has no post ${packageId}.` })),
-      onSome: (row) => Effect.succeed(toPackage(row))
-    }))
+    Effect.flatMap(
+      query.onePackage(workspaceId, queueId, packageId),
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `List ${queueId} has no post ${packageId}.` })),
+        onSome: (row) => Effect.succeed(toPackage(row))
+      })
+    )
 
   const list = Effect.fn("PostLists.list")(function*(workspaceId: WorkspaceId) {
     return { queues: yield* listsOf(workspaceId, null) }
@@ -97,13 +108,15 @@ const make = Effect.gen(function*() {
     const scheduledFor = sent === undefined
       ? undefined
       : yield* Either.match(timeOf(sent, now), { onLeft: Effect.fail, onRight: Effect.succeed })
-    yield* entityCall(entity(queueId).ChangePackage({
-      requestId: yield* requestId,
-      workspaceId,
-      packageId,
-      changes,
-      ...(scheduledFor === undefined ? {} : { scheduledFor })
-    }))
+    yield* entityCall(
+      entity(queueId).ChangePackage({
+        requestId: yield* requestId,
+        workspaceId,
+        packageId,
+        changes,
+        ...(scheduledFor === undefined ? {} : { scheduledFor })
+      })
+    )
     return { package: yield* onePackage(workspaceId, queueId, packageId) }
   })
 

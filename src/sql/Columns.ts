@@ -7,7 +7,14 @@ import { Schema } from "effect"
  */
 export const JsonbColumn = <S extends Schema.Schema.Any>(schema: S) => {
   const text = Schema.parseJson(schema)
-  return Model.Field({ select: schema, insert: text, update: text, json: schema, jsonCreate: schema, jsonUpdate: schema })
+  return Model.Field({
+    select: schema,
+    insert: text,
+    update: text,
+    json: schema,
+    jsonCreate: schema,
+    jsonUpdate: schema
+  })
 }
 
 /** A timestamp the database stamps (`DEFAULT now()`): read, never written by the service. */

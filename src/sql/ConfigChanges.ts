@@ -57,7 +57,10 @@ export class ConfigChanges extends Context.Tag("clipwright/sql/ConfigChanges")<C
             Effect.asVoid
           ),
         listen: (listener) =>
-          Effect.acquireRelease(Effect.sync(() => listeners.add(listener)), () => Effect.sync(() => listeners.delete(listener)))
+          Effect.acquireRelease(
+            Effect.sync(() => listeners.add(listener)),
+            () => Effect.sync(() => listeners.delete(listener))
+          )
       }
     })
   )

@@ -7,10 +7,10 @@ import { Effect, Layer, Option, String as Str } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { migrations } from "../../migrations/index.js"
-import { ConfigChanges } from "./ConfigChanges.js"
-import { openPool } from "./PgPool.js"
 import { AppConfig } from "../Config.js"
+import { ConfigChanges } from "./ConfigChanges.js"
 import { templateDir } from "./PgliteTemplate.js"
+import { openPool } from "./PgPool.js"
 
 const transforms = {
   transformQueryNames: Str.camelToSnake,

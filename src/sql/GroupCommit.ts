@@ -27,18 +27,24 @@ export const groupCommit = <I, O, E>(
     // Whatever a statement does (fail, die, throw while being built, answer the wrong count) ends in its callers'
     // answers, never in the worker: a dead worker would leave every later caller waiting.
     const run = (items: ReadonlyArray<I>) =>
-      Effect.exit(Effect.suspend(() => options.many(items)).pipe(
-        Effect.filterOrDieMessage((results) => results.length === items.length, "group commit: one result per item")
-      ))
+      Effect.exit(
+        Effect.suspend(() => options.many(items)).pipe(
+          Effect.filterOrDieMessage((results) => results.length === items.length, "group commit: one result per item")
+        )
+      )
     const one = ([item, done]: Pending<I, O, E>) =>
       Effect.flatMap(run([item]), (exit) => Deferred.done(done, Exit.map(exit, (results) => [results[0]!, 1] as const)))
     const settle = (group: ReadonlyArray<Pending<I, O, E>>) =>
-      group.length === 1 ? one(group[0]!) : Effect.flatMap(run(group.map(([item]) => item)), (exit) =>
-        Exit.isSuccess(exit)
-          ? Effect.sync(() =>
-            group.forEach(([, done], i) => Deferred.unsafeDone(done, Exit.succeed([exit.value[i]!, group.length] as const)))
-          )
-          : Effect.forEach(group, one, { discard: true }))
+      group.length === 1 ?
+        one(group[0]!) :
+        Effect.flatMap(run(group.map(([item]) => item)), (exit) =>
+          Exit.isSuccess(exit)
+            ? Effect.sync(() =>
+              group.forEach(([, done], i) =>
+                Deferred.unsafeDone(done, Exit.succeed([exit.value[i]!, group.length] as const))
+              )
+            )
+            : Effect.forEach(group, one, { discard: true }))
 
     // Callers carry the trace (see `span`); a worker's own spans would be orphans.
     const worker = Queue.takeBetween(queue, 1, options.maxGroup).pipe(
@@ -52,7 +58,10 @@ export const groupCommit = <I, O, E>(
       Effect.flatMap(Deferred.make<readonly [O, number], E>(), (done) =>
         Effect.zipRight(Queue.offer(queue, [item, done] as const), Deferred.await(done)))
     const span = options.span
-    if (span === undefined) return (item: I) => Effect.map(enqueue(item), ([result]) => result)
+    if (span === undefined) {
+      return (item: I) =>
+        Effect.map(enqueue(item), ([result]) => result)
+    }
     return (item: I) =>
       enqueue(item).pipe(
         Effect.tap(([, size]) => Effect.annotateCurrentSpan("db.operation.batch.size", size)),

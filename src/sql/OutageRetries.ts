@@ -26,10 +26,17 @@ export const ridingOutOutage = <A, E, R>(handler: Effect.Effect<A, E, R>): Effec
       Effect.tapError((cause) => {
         if (warned || !outageIn(cause)) return Effect.void
         warned = true
-        return Effect.flatMap(Effect.serviceOption(Entity.CurrentAddress), (address) =>
-          Effect.logWarning("The database is unavailable; the handler runs again once it is back").pipe(
-            Effect.annotateLogs(address._tag === "Some" ? { entityType: address.value.entityType, entityId: address.value.entityId } : {})
-          ))
+        return Effect.flatMap(
+          Effect.serviceOption(Entity.CurrentAddress),
+          (address) =>
+            Effect.logWarning("The database is unavailable; the handler runs again once it is back").pipe(
+              Effect.annotateLogs(
+                address._tag === "Some"
+                  ? { entityType: address.value.entityType, entityId: address.value.entityId }
+                  : {}
+              )
+            )
+        )
       }),
       Effect.retry({ schedule: lookAgain, while: outageIn }),
       Effect.unsandbox
@@ -37,11 +44,15 @@ export const ridingOutOutage = <A, E, R>(handler: Effect.Effect<A, E, R>): Effec
   })
 
 /** Every handler of an entity, riding out a database outage (see `ridingOutOutage`). */
-export const withOutageRetries = <H extends Record<string, (...args: ReadonlyArray<never>) => unknown>>(handlers: H): H =>
-  Object.fromEntries(Object.entries(handlers).map(([name, handler]) => [name, (...args: ReadonlyArray<never>) => {
-    const answer = handler(...args)
-    return Effect.isEffect(answer) ? ridingOutOutage(answer) : answer
-  }])) as H
+export const withOutageRetries = <H extends Record<string, (...args: ReadonlyArray<never>) => unknown>>(
+  handlers: H
+): H =>
+  Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [name, (...args: ReadonlyArray<never>) => {
+      const answer = handler(...args)
+      return Effect.isEffect(answer) ? ridingOutOutage(answer) : answer
+    }])
+  ) as H
 
 /** A write that fails while the database is unavailable, tried again until it is back (within OUTAGE_PATIENCE). */
 export const waitingOutOutage = <A, E, R>(write: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

@@ -22,9 +22,11 @@ export const openPool = (url: string, maxConnections: number) =>
       const status = client.getTransactionStatus()
       if (status !== "T" && status !== "E") return
       client.query("ROLLBACK").catch(() => undefined)
-      Runtime.runFork(runtime)(Effect.logWarning("A pooled connection came back inside a transaction; rolled back").pipe(
-        Effect.annotateLogs({ transactionStatus: status === "T" ? "open" : "failed" })
-      ))
+      Runtime.runFork(runtime)(
+        Effect.logWarning("A pooled connection came back inside a transaction; rolled back").pipe(
+          Effect.annotateLogs({ transactionStatus: status === "T" ? "open" : "failed" })
+        )
+      )
     })
     // Fail the start at once when the database is unreachable, as the library's own pool does.
     yield* Effect.tryPromise({
@@ -32,7 +34,8 @@ export const openPool = (url: string, maxConnections: number) =>
       catch: (cause) => new SqlError({ cause, message: "PgClient: Failed to connect" })
     }).pipe(Effect.timeoutFail({
       duration: Duration.seconds(5),
-      onTimeout: () => new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
+      onTimeout: () =>
+        new SqlError({ cause: new Error("Connection timed out"), message: "PgClient: Connection timed out" })
     }))
     return pool
   })

@@ -7,4 +7,6 @@ import { Effect } from "effect"
  * in one REPEATABLE READ transaction they agree.
  */
 export const inOneSnapshot = (sql: SqlClient.SqlClient) => <A, E, R>(reads: Effect.Effect<A, E, R>) =>
-  sql.withTransaction(Effect.zipRight(Effect.orDie(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`), reads))
+  sql.withTransaction(
+    Effect.zipRight(Effect.orDie(sql`SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY`), reads)
+  )

@@ -11,8 +11,10 @@ export const isUniqueViolation = (e: unknown) =>
 
 /** A unique violation becomes `NameTaken`; every other failure is a defect. */
 export const nameTakenOnUnique = <A>(effect: Effect.Effect<A, SqlError.SqlError | unknown>) =>
-  Effect.catchAll(effect, (e) =>
-    e instanceof SqlError.SqlError && isUniqueViolation(e) ? Effect.fail(new NameTaken()) : Effect.die(e))
+  Effect.catchAll(
+    effect,
+    (e) => e instanceof SqlError.SqlError && isUniqueViolation(e) ? Effect.fail(new NameTaken()) : Effect.die(e)
+  )
 
 /** Runs `effect` in one transaction; the database failing is a defect, the effect's own errors stay typed. */
 export const transactionOrDie = (sql: SqlClient.SqlClient) => <A, E, R>(effect: Effect.Effect<A, E, R>) =>

@@ -24,7 +24,9 @@ export interface ByteRange {
  * The port for stored files (media uploads, brand files, rendered clips). Keys are relative paths made by the service,
  * such as `clips/<workspace>/<id>.mp4`; an absolute key or one naming `..` is a defect. A reader never sees half a
  * file under a key: writes go to a temporary name and are renamed into place, the last writer of a key wins whole.
- * I/O faults (disk full, permissions) are defects; only outcomes a caller can act on are typed.
+ * I/O faults (disk full, permissions) are defects; only outcomes a caller can act on are typed. An object store that
+ * does not answer dies with `StoreUnavailable`, which requests answer as 503 and background work waits out.
+ * Two adapters: a folder (`LocalBlobStorage`, the default) and an S3-compatible bucket (`S3BlobStorage`).
  */
 export interface BlobStorageService {
   /** Moves a finished file (ideally from `tempPath`) under `key`; `sourcePath` is gone afterwards. */
@@ -48,11 +50,14 @@ export interface BlobStorageService {
   readonly readStream: (key: string, range?: ByteRange) => Stream.Stream<Uint8Array, BlobNotFound>
   /** Keys of the files under the folder `prefix` (such as `media`) last written before `before` (epoch ms). */
   readonly listWrittenBefore: (prefix: string, before: number) => Effect.Effect<ReadonlyArray<string>>
-  /** A path that tools such as ffmpeg can read; it does not check that the blob exists. */
-  readonly localPath: (key: string) => Effect.Effect<string>
   /**
-   * A fresh path on the store's file system for a producer to write before `putFile` (a rename, then). `suffix` such
-   * as `.mp4` lets tools infer a format. Whatever is still at the path when the scope closes is removed.
+   * A file that tools such as ffmpeg can read while the scope is open: the stored file itself for a folder, a temporary
+   * copy for an object store (removed when the scope closes). Nothing else may rely on where a blob lives.
+   */
+  readonly readableFile: (key: string) => Effect.Effect<string, BlobNotFound, Scope.Scope>
+  /**
+   * A fresh local path for a producer to write before `putFile` (a rename for a folder, an upload for a bucket).
+   * `suffix` such as `.mp4` lets tools infer a format. Whatever is still at the path when the scope closes is removed.
    */
   readonly tempPath: (suffix?: string) => Effect.Effect<string, never, Scope.Scope>
 }

@@ -36,3 +36,16 @@ export class InvalidBlobKey extends Data.TaggedError("InvalidBlobKey")<{ readonl
     return `Invalid blob key ${JSON.stringify(this.key)}.`
   }
 }
+
+/**
+ * The object store did not answer or said it cannot serve now. A defect like any I/O fault, but one the service waits
+ * out: HTTP requests answer 503 `upstream_unavailable` with a retry hint, renders and hand-overs wait and go on.
+ */
+export class StoreUnavailable extends Data.TaggedError("StoreUnavailable")<{ readonly reason: string }> {
+  override get message() {
+    return `The object store is unavailable: ${this.reason}`
+  }
+}
+
+export const isStoreUnavailable = (u: unknown): u is StoreUnavailable =>
+  typeof u === "object" && u !== null && (u as { _tag?: unknown })._tag === "StoreUnavailable"

@@ -4,8 +4,8 @@ import * as crypto from "node:crypto"
 import type { Stats } from "node:fs"
 import * as fsp from "node:fs/promises"
 import * as path from "node:path"
-import { resolveKey } from "./BlobKey.js"
 import { AppConfig } from "../Config.js"
+import { resolveKey } from "./BlobKey.js"
 import { BlobStorage, type BlobStorageService, type ByteRange } from "./BlobStorage.js"
 import { BlobCorrupt, BlobNotFound, BlobTooLarge } from "./Errors.js"
 import {
@@ -180,6 +180,17 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       return yield* io(() => filesWrittenBefore(root, folder, before))
     })
 
+    // The stored file itself: a later rename onto the key leaves an open reader its old bytes.
+    const readableFile = (key: string) =>
+      Effect.flatMap(resolveKey(root, key), (file) =>
+        Effect.tryPromise({
+          try: () => fsp.access(file),
+          catch: identity
+        }).pipe(
+          Effect.catchAll(missingAs(key)),
+          Effect.as(file)
+        ))
+
     const tempPath = (suffix = "") =>
       TEMP_SUFFIX.test(suffix)
         ? Effect.acquireRelease(Effect.sync(() => newTemp(suffix)), (file) => io(() => removeQuietly(file)))
@@ -193,7 +204,7 @@ export const makeLocalBlobStorage = (root: string): Effect.Effect<BlobStorageSer
       readStream,
       verify,
       listWrittenBefore,
-      localPath: (key) => resolveKey(root, key),
+      readableFile,
       tempPath
     } satisfies BlobStorageService
   })

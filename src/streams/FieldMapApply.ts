@@ -1,7 +1,7 @@
-import type { FieldMap, FieldMapEntry } from "./Stream.js"
-import type { Build } from "../templates/Template.js"
+import type { Build } from "../templates/format/Template.js"
 import { placeAt } from "./FieldMapCheck.js"
 import { cutToLimits, type MapNote } from "./FieldMapCut.js"
+import type { FieldMap, FieldMapEntry } from "./Stream.js"
 
 const segmentsOf = (pointer: string) =>
   pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"))
@@ -45,7 +45,11 @@ const coerce = (value: unknown, as: FieldMapEntry["as"]): unknown => {
       return typeof value === "string" ? value : value === null ? value : JSON.stringify(value)
     case "number":
     case "integer": {
-      const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN
+      const n = typeof value === "number"
+        ? value
+        : typeof value === "string" && value.trim() !== ""
+        ? Number(value)
+        : NaN
       if (Number.isNaN(n)) return value
       return as === "integer" ? Math.trunc(n) : n
     }

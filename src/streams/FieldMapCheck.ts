@@ -1,8 +1,8 @@
 import { ErrorDetail, toPointer } from "../domain/Errors.js"
-import type { FieldMap } from "./Stream.js"
-import { contentFields, type Field } from "../templates/Fields.js"
+import { contentFields, type Field } from "../templates/format/Fields.js"
+import type { Build } from "../templates/format/Template.js"
 import { isLocale } from "../templates/Locales.js"
-import type { Build } from "../templates/Template.js"
+import type { FieldMap } from "./Stream.js"
 
 const parsePointer = (pointer: string): ReadonlyArray<string> | undefined =>
   pointer === "" ? [] : pointer.startsWith("/")
@@ -57,9 +57,17 @@ export const checkFieldMap = (build: Build, fieldMap: FieldMap): ReadonlyArray<E
     const at = (...rest: Array<string>) => toPointer(["fieldMap", key, ...rest])
     const problems: Array<ErrorDetail> = []
     if (!key.startsWith("/")) {
-      problems.push(new ErrorDetail({ path: at(), message: `"${key}" is not a JSON Pointer (it must start with /).`, rule: "pointer" }))
+      problems.push(
+        new ErrorDetail({
+          path: at(),
+          message: `"${key}" is not a JSON Pointer (it must start with /).`,
+          rule: "pointer"
+        })
+      )
     } else if (placeAt(build, key) === undefined) {
-      problems.push(new ErrorDetail({ path: at(), message: `The template has no input at ${key}.`, rule: "unknownField" }))
+      problems.push(
+        new ErrorDetail({ path: at(), message: `The template has no input at ${key}.`, rule: "unknownField" })
+      )
     }
     const hasFrom = entry.from !== undefined
     const hasConst = Object.hasOwn(entry, "const")
@@ -67,7 +75,13 @@ export const checkFieldMap = (build: Build, fieldMap: FieldMap): ReadonlyArray<E
       problems.push(new ErrorDetail({ path: at(), message: "Give exactly one of from and const.", rule: "oneOf" }))
     }
     if (hasFrom && entry.from !== "" && !entry.from!.startsWith("/")) {
-      problems.push(new ErrorDetail({ path: at("from"), message: "from must be a JSON Pointer into the posted data.", rule: "pointer" }))
+      problems.push(
+        new ErrorDetail({
+          path: at("from"),
+          message: "from must be a JSON Pointer into the posted data.",
+          rule: "pointer"
+        })
+      )
     }
     return problems
   })

@@ -1,5 +1,5 @@
 import { toPointer } from "../domain/Errors.js"
-import type { Field } from "../templates/Fields.js"
+import type { Field } from "../templates/format/Fields.js"
 import { isRecord } from "../templates/Validate.js"
 import type { Place } from "./FieldMapCheck.js"
 
@@ -13,10 +13,12 @@ const below = (at: string, key: string | number) => at + toPointer([key])
 
 const cutInputs = (fields: ReadonlyArray<Field>, value: unknown, at: string, notes: Array<MapNote>): unknown => {
   if (!isRecord(value)) return value
-  return Object.fromEntries(Object.entries(value).map(([key, child]) => {
-    const field = fields.find((f) => f.key === key)
-    return [key, field === undefined ? child : cutField(field, child, below(at, key), notes)]
-  }))
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => {
+      const field = fields.find((f) => f.key === key)
+      return [key, field === undefined ? child : cutField(field, child, below(at, key), notes)]
+    })
+  )
 }
 
 const cutField = (field: Field, value: unknown, at: string, notes: Array<MapNote>): unknown => {
@@ -49,7 +51,11 @@ export const cutToLimits = (place: Place, value: unknown, at: string, notes: Arr
       return cutInputs(place.fields, value, at, notes)
     case "Copies":
       return isRecord(value)
-        ? Object.fromEntries(Object.entries(value).map(([locale, copy]) => [locale, cutInputs(place.fields, copy, below(at, locale), notes)]))
+        ? Object.fromEntries(
+          Object.entries(value).map((
+            [locale, copy]
+          ) => [locale, cutInputs(place.fields, copy, below(at, locale), notes)])
+        )
         : value
   }
 }

@@ -3,9 +3,9 @@ import { Effect, Option } from "effect"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { ConfigChanges } from "../sql/ConfigChanges.js"
-import { StreamRepo } from "./StreamRepo.js"
-import { StreamEntity } from "./StreamEntity.js"
 import { withOutageRetries } from "../sql/OutageRetries.js"
+import { StreamEntity } from "./StreamEntity.js"
+import { StreamRepo } from "./StreamRepo.js"
 
 export const StreamEntityLive = StreamEntity.toLayer(
   Effect.gen(function*() {
@@ -14,10 +14,13 @@ export const StreamEntityLive = StreamEntity.toLayer(
     const streamId = (yield* Entity.CurrentAddress).entityId
 
     const requireLive = (workspaceId: WorkspaceId) =>
-      Effect.flatMap(repo.findLive(workspaceId, streamId), Option.match({
-        onNone: () => Effect.fail(notFound()),
-        onSome: Effect.succeed
-      }))
+      Effect.flatMap(
+        repo.findLive(workspaceId, streamId),
+        Option.match({
+          onNone: () => Effect.fail(notFound()),
+          onSome: Effect.succeed
+        })
+      )
     const notFound = () => new NotFound({ message: `No stream ${streamId}.` })
 
     return StreamEntity.of(withOutageRetries({

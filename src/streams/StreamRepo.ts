@@ -1,8 +1,8 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { WorkspaceId } from "../domain/Principal.js"
-import { SendTarget, StreamChanges, StreamRecord } from "./StreamRecord.js"
 import { groupCommit } from "../sql/GroupCommit.js"
+import { SendTarget, StreamChanges, StreamRecord } from "./StreamRecord.js"
 
 /** One stream's change in a group-committed update. */
 const StreamUpdate = Schema.Struct({ id: Schema.String, workspaceId: WorkspaceId, changes: StreamChanges })
@@ -76,7 +76,9 @@ const make = Effect.gen(function*() {
         updated_at = now()
       FROM unnest(${items.map((u) => u.id)}::text[], ${items.map((u) => u.workspaceId)}::text[],
         ${items.map((u) => u.changes.name ?? null)}::text[], ${items.map((u) => u.changes.description ?? null)}::text[],
-        ${items.map((u) => u.changes.enabled ?? null)}::boolean[], ${items.map((u) => u.changes.templateId ?? null)}::text[],
+        ${items.map((u) => u.changes.enabled ?? null)}::boolean[], ${
+        items.map((u) => u.changes.templateId ?? null)
+      }::text[],
         ${items.map((u) => u.changes.fieldMap === undefined ? null : JSON.stringify(u.changes.fieldMap))}::jsonb[])
         AS u(id, workspace_id, name, description, enabled, template_id, field_map)
       WHERE s.id = u.id AND s.workspace_id = u.workspace_id AND s.deleted_at IS NULL
@@ -95,7 +97,10 @@ const make = Effect.gen(function*() {
   // statement would apply only one of its changes.
   const updates = yield* groupCommit({
     maxGroup: 200,
-    span: { name: "sql.execute", attributes: { "db.system.name": "postgresql", "db.operation.name": "UPDATE streams" } },
+    span: {
+      name: "sql.execute",
+      attributes: { "db.system.name": "postgresql", "db.operation.name": "UPDATE streams" }
+    },
     many: (items: ReadonlyArray<StreamUpdate>) =>
       new Set(items.map((u) => u.id)).size === items.length
         ? applyAll(items)

@@ -1,23 +1,22 @@
 import { Context, Effect, Either, FiberRef, Layer, Option } from "effect"
-import { StreamEntity } from "./StreamEntity.js"
 import { AppConfig } from "../Config.js"
-import { TemplateClearance } from "../templates/TemplateClearance.js"
-import { type ErrorDetail, NoSample, NotFound, SchemaValidation, UnknownTemplate, detailAt } from "../domain/Errors.js"
+import { entityCall } from "../domain/EntityCalls.js"
+import { detailAt, type ErrorDetail, NoSample, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import type { WorkspaceId } from "../domain/Principal.js"
 import { CurrentRequestId } from "../domain/RequestId.js"
 import { streamIdForRequest } from "../domain/Ulid.js"
-import type { CreateStreamBody, FieldMap, Stream, UpdateStreamBody } from "./Stream.js"
-import type { WorkspaceId } from "../domain/Principal.js"
-import { type StreamListener, StreamListeners } from "./StreamListeners.js"
-import { StreamRepo } from "./StreamRepo.js"
-import type { StreamRecord } from "./StreamRecord.js"
+import type { Build } from "../templates/format/Template.js"
+import { TemplateClearance } from "../templates/TemplateClearance.js"
+import { resolveBuild } from "../templates/TemplateRegistry.js"
+import { validateContent } from "../templates/Validate.js"
 import { applyFieldMap } from "./FieldMapApply.js"
 import { checkFieldMap } from "./FieldMapCheck.js"
+import type { CreateStreamBody, FieldMap, Stream, UpdateStreamBody } from "./Stream.js"
+import { StreamEntity } from "./StreamEntity.js"
+import { type StreamListener, StreamListeners } from "./StreamListeners.js"
+import type { StreamRecord } from "./StreamRecord.js"
+import { StreamRepo } from "./StreamRepo.js"
 import { suggestMap, templateFields } from "./SuggestMap.js"
-import { resolveBuild } from "../templates/TemplateRegistry.js"
-import type { Build } from "../templates/Template.js"
-import { validateContent } from "../templates/Validate.js"
-import { entityCall } from "../domain/EntityCalls.js"
-
 
 export const toStream = (row: StreamRecord, listeners: ReadonlyArray<StreamListener>): Stream => ({
   id: row.id,
@@ -37,7 +36,13 @@ export const toStream = (row: StreamRecord, listeners: ReadonlyArray<StreamListe
 /** The template's newest build (of its first variant): what stream configuration is checked against. */
 const newestBuildOf = (templateId: string, path: string) =>
   Either.match(resolveBuild(templateId), {
-    onLeft: () => Effect.fail(new UnknownTemplate({ message: `Template ${templateId} is not offered.`, details: [detailAt([path], "unknown template")] })),
+    onLeft: () =>
+      Effect.fail(
+        new UnknownTemplate({
+          message: `Template ${templateId} is not offered.`,
+          details: [detailAt([path], "unknown template")]
+        })
+      ),
     onRight: (resolved) => Effect.succeed(resolved.build)
   })
 
@@ -63,10 +68,13 @@ const make = Effect.gen(function*() {
   const requestId = FiberRef.get(CurrentRequestId)
 
   const requireStream = (workspaceId: WorkspaceId, id: string) =>
-    Effect.flatMap(repo.findLive(workspaceId, id), Option.match({
-      onNone: () => Effect.fail(new NotFound({ message: `No stream ${id}.` })),
-      onSome: Effect.succeed
-    }))
+    Effect.flatMap(
+      repo.findLive(workspaceId, id),
+      Option.match({
+        onNone: () => Effect.fail(new NotFound({ message: `No stream ${id}.` })),
+        onSome: Effect.succeed
+      })
+    )
 
   const list = Effect.fn("Streams.list")(function*(workspaceId: WorkspaceId) {
     const rows = yield* repo.listLive(workspaceId)
@@ -82,7 +90,12 @@ const make = Effect.gen(function*() {
     const rows = yield* repo.listLive(workspaceId)
     return {
       route: `${config.publicBaseUrl}/v1/stream`,
-      streams: rows.map((row) => ({ streamId: row.id, name: row.name, templateId: row.templateId, enabled: row.enabled }))
+      streams: rows.map((row) => ({
+        streamId: row.id,
+        name: row.name,
+        templateId: row.templateId,
+        enabled: row.enabled
+      }))
     }
   })
 
@@ -93,15 +106,17 @@ const make = Effect.gen(function*() {
     yield* invalid("The field map does not fit the template.", checkFieldMap(build, fieldMap))
     const currentRequest = yield* requestId
     const id = body.id ?? streamIdForRequest(currentRequest, workspaceId)
-    yield* entityCall(entity(id).Create({
-      requestId: currentRequest,
-      workspaceId,
-      name: body.name,
-      description: body.description ?? "",
-      enabled: body.enabled ?? true,
-      templateId: body.templateId,
-      fieldMap
-    }))
+    yield* entityCall(
+      entity(id).Create({
+        requestId: currentRequest,
+        workspaceId,
+        name: body.name,
+        description: body.description ?? "",
+        enabled: body.enabled ?? true,
+        templateId: body.templateId,
+        fieldMap
+      })
+    )
     // A new stream has no listeners yet.
     return toStream(yield* requireStream(workspaceId, id), [])
   })
@@ -130,20 +145,31 @@ const make = Effect.gen(function*() {
   })
 
   const suggest = Effect.fn("Streams.suggestMap")(
-    function*(workspaceId: WorkspaceId, id: string, body: { templateId?: string | undefined; templateVersion?: string | undefined }) {
+    function*(
+      workspaceId: WorkspaceId,
+      id: string,
+      body: { templateId?: string | undefined; templateVersion?: string | undefined }
+    ) {
       const stream = yield* requireStream(workspaceId, id)
       const templateId = body.templateId ?? stream.templateId
       const resolved = resolveBuild(templateId, { version: body.templateVersion })
       if (Either.isLeft(resolved)) {
         return yield* resolved.left._tag === "InvalidVersion"
-          ? new SchemaValidation({ message: "templateVersion must be major.minor.patch or latest.", details: [detailAt(["templateVersion"], "not a version", "pattern")] })
+          ? new SchemaValidation({
+            message: "templateVersion must be major.minor.patch or latest.",
+            details: [detailAt(["templateVersion"], "not a version", "pattern")]
+          })
           : new UnknownTemplate({ message: `Template ${templateId} has no such build.` })
       }
       if (stream.lastSample === null) {
         return yield* new NoSample({ message: `Stream ${id} has not received a payload yet; send one event first.` })
       }
       const build = resolved.right.build
-      return { suggestion: suggestMap(build, stream.lastSample), templateFields: templateFields(build), sample: stream.lastSample }
+      return {
+        suggestion: suggestMap(build, stream.lastSample),
+        templateFields: templateFields(build),
+        sample: stream.lastSample
+      }
     }
   )
 

@@ -1,8 +1,15 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { Conflict, NoSample, NotFound, SchemaValidation, TemplateNotApproved, UnknownTemplate } from "../domain/Errors.js"
-import { CreateStreamBody, Stream, UpdateStreamBody } from "./Stream.js"
+import {
+  Conflict,
+  NoSample,
+  NotFound,
+  SchemaValidation,
+  TemplateNotApproved,
+  UnknownTemplate
+} from "../domain/Errors.js"
 import { Authentication } from "../http/Security.js"
+import { CreateStreamBody, Stream, UpdateStreamBody } from "./Stream.js"
 
 const IdPath = Schema.Struct({ id: Schema.String })
 

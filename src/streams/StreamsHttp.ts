@@ -15,7 +15,10 @@ export const StreamsHttpLive = HttpApiBuilder.group(ClipwrightApi, "streams", (h
         ))
       .handle("update", ({ path, payload }) =>
         inWorkspace((workspaceId) => streams.update(workspaceId, path.id, payload)))
-      .handle("delete", ({ path }) => inWorkspace((workspaceId) => streams.remove(workspaceId, path.id)))
+      .handle("delete", ({ path }) =>
+        inWorkspace((workspaceId) => streams.remove(workspaceId, path.id)))
       .handle("suggestMap", ({ path, payload }) =>
-        inWorkspace((workspaceId) => streams.suggest(workspaceId, path.id, payload ?? {})))
+        inWorkspace((workspaceId) =>
+          streams.suggest(workspaceId, path.id, payload ?? {})
+        ))
   }))

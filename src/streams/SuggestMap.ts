@@ -1,5 +1,5 @@
-import { contentFields, type Field } from "../templates/Fields.js"
-import type { Build } from "../templates/Template.js"
+import { contentFields, type Field } from "../templates/format/Fields.js"
+import type { Build } from "../templates/format/Template.js"
 
 export interface TemplateFieldInfo {
   readonly key: string
@@ -55,7 +55,11 @@ const sampleEntries = (sample: unknown): Array<[string, unknown]> => {
 }
 
 const fits = (field: TemplateFieldInfo, value: unknown) =>
-  field.type === "list" ? Array.isArray(value) : field.type === "number" ? typeof value === "number" || typeof value === "string" : typeof value !== "object" || value === null
+  field.type === "list"
+    ? Array.isArray(value)
+    : field.type === "number"
+    ? typeof value === "number" || typeof value === "string"
+    : typeof value !== "object" || value === null
 
 /** A map proposal from the stream's last payload: each template input matched to a sample value by name. */
 export const suggestMap = (build: Build, sample: unknown): Record<string, { from: string }> => {
@@ -64,7 +68,9 @@ export const suggestMap = (build: Build, sample: unknown): Record<string, { from
   for (const field of templateFields(build)) {
     const name = field.key.split("/").pop() ?? ""
     const wanted = new Set((synonyms.get(name) ?? [name]).map(normalize))
-    const match = entries.find(([pointer, value]) => wanted.has(normalize(pointer.split("/").pop() ?? "")) && fits(field, value))
+    const match = entries.find(([pointer, value]) =>
+      wanted.has(normalize(pointer.split("/").pop() ?? "")) && fits(field, value)
+    )
     if (match !== undefined) suggestion[field.key] = { from: match[0] }
   }
   return suggestion

@@ -5,7 +5,6 @@ import { ClipwrightApi } from "../Api.js"
 import { ErrorCatalogue, isErrorCode, NotFound, UpstreamUnavailable } from "../domain/Errors.js"
 import { escapeHtml } from "../http/Html.js"
 
-
 const errorPage = (code: string, status: number, text: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${code}</title>` +
   `<style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;line-height:1.5}</style></head>` +
@@ -22,7 +21,9 @@ export const SystemHttpLive = HttpApiBuilder.group(ClipwrightApi, "system", (han
         sql`SELECT 1`.pipe(
           Effect.timeout("2 seconds"),
           Effect.as({ status: "ok" as const }),
-          Effect.catchAllCause(() => new UpstreamUnavailable({ message: "The database does not answer.", retryAfterSeconds: 5 }))
+          Effect.catchAllCause(() =>
+            new UpstreamUnavailable({ message: "The database does not answer.", retryAfterSeconds: 5 })
+          )
         ))
       .handle("errorPage", ({ path }) => {
         if (!isErrorCode(path.code)) return Effect.fail(new NotFound({ message: `No error code ${path.code}.` }))

@@ -1,11 +1,11 @@
+import type { Ratio } from "../drawing/Ratios.js"
 import { fitContent } from "./Example.js"
-import { contentFields } from "./Fields.js"
+import { contentFields } from "./format/Fields.js"
+import type { Build, ResolvedBuild, Template } from "./format/Template.js"
 import type { JsonSchema } from "./JsonSchema.js"
 import { contentSchema } from "./JsonSchema.js"
 import type { KeyNode } from "./Keys.js"
 import { countLeafKeys, keyNodes } from "./Keys.js"
-import type { Ratio } from "../render/Ratios.js"
-import type { Build, ResolvedBuild, Template } from "./Template.js"
 
 /** SPEC "Template input description": what one build accepts, three ways. */
 export interface InputDescription {

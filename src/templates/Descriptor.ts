@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto"
-import type { Build, Template } from "./Template.js"
+import type { Build, Template } from "./format/Template.js"
 
 /** JSON with object keys sorted at every depth, so equal data always hashes equally. */
 export const canonicalJson = (value: unknown): string => {

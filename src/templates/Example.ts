@@ -1,4 +1,4 @@
-import type { Field } from "./Fields.js"
+import type { Field } from "./format/Fields.js"
 import { isRecord } from "./Validate.js"
 
 /** Cuts a sample down to what a build accepts: unknown inputs dropped, lists shortened to their limit. */

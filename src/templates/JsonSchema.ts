@@ -1,4 +1,4 @@
-import type { Field, GroupField } from "./Fields.js"
+import type { Field, GroupField } from "./format/Fields.js"
 import { locales } from "./Locales.js"
 
 export type JsonSchema = { readonly [keyword: string]: unknown }

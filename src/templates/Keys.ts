@@ -1,4 +1,4 @@
-import type { Field } from "./Fields.js"
+import type { Field } from "./format/Fields.js"
 import { isRecord } from "./Validate.js"
 
 /** Human-readable description of one input (SPEC "Template input description"). */
@@ -16,8 +16,7 @@ export interface KeyNode {
   readonly item?: KeyNode
 }
 
-const exampleOf = (example: unknown): { readonly example?: unknown } =>
-  example === undefined ? {} : { example }
+const exampleOf = (example: unknown): { readonly example?: unknown } => example === undefined ? {} : { example }
 
 /** Builds the key node of a field; leaf examples are read from the matching place of a worked example. */
 export const keyNode = (field: Field, example: unknown): KeyNode => {

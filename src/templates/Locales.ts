@@ -1,4 +1,4 @@
-import { regionalLocales } from "../render/Locales.js"
+import { regionalLocales } from "../drawing/Locales.js"
 
 // ISO 639-1 as published by the Library of Congress registration authority (183 codes).
 const iso6391 = "aa ab ae af ak am an ar as av ay az ba be bg bi bm bn bo br bs ca ce ch co cr cs cu cv cy da de dv " +

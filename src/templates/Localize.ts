@@ -1,5 +1,5 @@
+import type { Content, LocaleCopy } from "./format/Template.js"
 import { baseLanguage } from "./Locales.js"
-import type { Content, LocaleCopy } from "./Template.js"
 
 const copyFor = (content: Content, locale: string): LocaleCopy | undefined => {
   const copies = content.locales ?? {}

@@ -13,7 +13,9 @@ const unknownTemplates = (templateIds: ReadonlyArray<string>) => {
     known.includes(id) ? [] : [detailAt(["templateIds", i], message(id), "enum")]
   )
   return details.length === 0 ? undefined : new SchemaValidation({
-    message: `Unknown template${details.length === 1 ? "" : "s"}: ${templateIds.filter((id) => !known.includes(id)).join(", ")}.`,
+    message: `Unknown template${details.length === 1 ? "" : "s"}: ${
+      templateIds.filter((id) => !known.includes(id)).join(", ")
+    }.`,
     details
   })
 }

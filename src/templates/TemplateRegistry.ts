@@ -1,8 +1,8 @@
 import { Either, Option } from "effect"
+import type { Build, ResolvedBuild, Template, Variant } from "./format/Template.js"
 import { briefing } from "./shipped/Briefing.js"
 import { marketMove } from "./shipped/MarketMove.js"
 import { scoreboard } from "./shipped/Scoreboard.js"
-import type { Build, ResolvedBuild, Template, Variant } from "./Template.js"
 
 /** When this registry release was cut; reported as `syncedAt` on the workspace view. */
 export const registrySyncedAt = "2025-06-02T08:00:00.000Z"

@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { allRatios } from "../render/Ratios.js"
+import { allRatios } from "../drawing/Ratios.js"
 
 const describe = (description: string) => ({ description })
 

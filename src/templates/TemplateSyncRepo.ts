@@ -15,8 +15,7 @@ const make = Effect.gen(function*() {
   const list = SqlSchema.findAll({
     Request: WorkspaceId,
     Result: TemplateSyncRecord,
-    execute: (workspaceId) =>
-      sql`SELECT * FROM template_syncs WHERE workspace_id = ${workspaceId} ORDER BY template_id`
+    execute: (workspaceId) => sql`SELECT * FROM template_syncs WHERE workspace_id = ${workspaceId} ORDER BY template_id`
   })
   const clear = SqlSchema.void({
     Request: WorkspaceId,

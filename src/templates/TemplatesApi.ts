@@ -1,6 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
 import { SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
+import { Authentication } from "../http/Security.js"
 import {
   BuildQuery,
   CatalogueEntry,
@@ -9,7 +10,6 @@ import {
   ShelfEntry,
   TemplateView
 } from "./TemplateShapes.js"
-import { Authentication } from "../http/Security.js"
 
 const SyncAnswer = Schema.Struct({
   syncedAt: Schema.String,

@@ -13,9 +13,12 @@ export const TemplatesHttpLive = HttpApiBuilder.group(ClipwrightApi, "templates"
       .handle("list", () =>
         inWorkspace((workspaceId) =>
           Effect.flatMap(templates.list(), (answer) =>
-            Effect.map(sync.overlay(workspaceId, answer.templates), (views) => ({ ...answer, templates: views })))))
-      .handle("sync", () => inWorkspace(sync.sync))
-      .handle("reference", ({ path }) => templates.reference(path.templateId))
+            Effect.map(sync.overlay(workspaceId, answer.templates), (views) => ({ ...answer, templates: views })))
+        ))
+      .handle("sync", () =>
+        inWorkspace(sync.sync))
+      .handle("reference", ({ path }) =>
+        templates.reference(path.templateId))
       .handle("shelf", () => templates.shelf())
       .handle("describe", ({ path, urlParams }) => templates.describe(path.templateId, urlParams))
   }))

@@ -1,7 +1,7 @@
-import { contentFields } from "./Fields.js"
-import type { Field, ListField, NumberField, TextField } from "./Fields.js"
+import { contentFields } from "./format/Fields.js"
+import type { Field, ListField, NumberField, TextField } from "./format/Fields.js"
+import type { Build } from "./format/Template.js"
 import { isLocale } from "./Locales.js"
-import type { Build } from "./Template.js"
 
 /** One problem in a content document; `path` is an RFC 6901 JSON Pointer from the content root. */
 export interface ValidationDetail {
@@ -20,8 +20,7 @@ export const jsonPointer = (path: Path): string =>
 export const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
   typeof value === "object" && value !== null && !Array.isArray(value)
 
-const jsonType = (value: unknown): string =>
-  value === null ? "null" : Array.isArray(value) ? "array" : typeof value
+const jsonType = (value: unknown): string => value === null ? "null" : Array.isArray(value) ? "array" : typeof value
 
 const clip = (value: string): string => {
   const points = [...value]
@@ -51,8 +50,13 @@ class Checker {
   }
 
   typeError(label: string, path: Path, expected: string, value: unknown): void {
-    this.report(path, `${label} must be ${expected === "array" ? "a list" : `a JSON ${expected}`}`, "type", expected,
-      jsonType(value))
+    this.report(
+      path,
+      `${label} must be ${expected === "array" ? "a list" : `a JSON ${expected}`}`,
+      "type",
+      expected,
+      jsonType(value)
+    )
   }
 
   field(field: Field, value: unknown, path: Path, relaxed: number): void {
@@ -64,8 +68,13 @@ class Checker {
       case "enum":
         if (typeof value !== "string") return this.typeError(field.label, path, "string", value)
         if (!field.values.includes(value)) {
-          this.report(path, `${field.label} must be one of ${field.values.join(", ")}`, "enum",
-            field.values.join(" | "), clip(value))
+          this.report(
+            path,
+            `${field.label} must be one of ${field.values.join(", ")}`,
+            "enum",
+            field.values.join(" | "),
+            clip(value)
+          )
         }
         return
       case "list":
@@ -82,8 +91,13 @@ class Checker {
       this.report(path, `${field.label} must not be empty`, "minLength", "at least 1 character", "0 characters")
     }
     if (length > field.maxLength) {
-      this.report(path, `${field.label} is ${length} characters long; at most ${field.maxLength} allowed`,
-        "maxLength", `at most ${field.maxLength} characters`, `${length} characters`)
+      this.report(
+        path,
+        `${field.label} is ${length} characters long; at most ${field.maxLength} allowed`,
+        "maxLength",
+        `at most ${field.maxLength} characters`,
+        `${length} characters`
+      )
     }
     if (field.pattern !== undefined && !new RegExp(field.pattern.regex, "u").test(value)) {
       this.report(path, field.pattern.message, "pattern", field.pattern.expected, clip(value))
@@ -94,16 +108,26 @@ class Checker {
     if (typeof value !== "number" || !Number.isFinite(value)) return this.typeError(field.label, path, "number", value)
     const places = decimalPlaces(value)
     if (places > field.decimals) {
-      this.report(path, `${field.label} has ${places} decimal places; at most ${field.decimals} allowed`,
-        "decimals", `at most ${field.decimals} decimal places`, `${places} decimal places`)
+      this.report(
+        path,
+        `${field.label} has ${places} decimal places; at most ${field.decimals} allowed`,
+        "decimals",
+        `at most ${field.decimals} decimal places`,
+        `${places} decimal places`
+      )
     }
   }
 
   list(field: ListField, value: unknown, path: Path): void {
     if (!Array.isArray(value)) return this.typeError(field.label, path, "array", value)
     if (value.length > field.maxItems) {
-      this.report(path, `${field.label} has ${value.length} items; at most ${field.maxItems} allowed`, "maxItems",
-        `at most ${field.maxItems} items`, `${value.length} items`)
+      this.report(
+        path,
+        `${field.label} has ${value.length} items; at most ${field.maxItems} allowed`,
+        "maxItems",
+        `at most ${field.maxItems} items`,
+        `${value.length} items`
+      )
     }
     value.forEach((item, index) => this.field(field.item, item, [...path, index], 0))
   }
@@ -129,8 +153,13 @@ class Checker {
     const known = new Set([...fields.map((field) => field.key), ...extraKeys])
     for (const key of Object.keys(value)) {
       if (!known.has(key)) {
-        this.report([...path, key], `"${clip(key)}" is not an input of this template build`, "additionalProperties",
-          [...known].join(", "), clip(key))
+        this.report(
+          [...path, key],
+          `"${clip(key)}" is not an input of this template build`,
+          "additionalProperties",
+          [...known].join(", "),
+          clip(key)
+        )
       }
     }
   }
@@ -139,8 +168,13 @@ class Checker {
     if (!isRecord(value)) return this.typeError("Locales", ["locales"], "object", value)
     for (const [locale, copy] of Object.entries(value)) {
       if (!isLocale(locale)) {
-        this.report(["locales", locale], `"${clip(locale)}" is not a supported locale`, "locale", localeExpectation,
-          clip(locale))
+        this.report(
+          ["locales", locale],
+          `"${clip(locale)}" is not a supported locale`,
+          "locale",
+          localeExpectation,
+          clip(locale)
+        )
       }
       this.group(`Copy for ${clip(locale)}`, fields, copy, ["locales", locale], 2)
     }

@@ -1,10 +1,10 @@
-import { descriptorSha } from "./Descriptor.js"
+import type { Ratio } from "../drawing/Ratios.js"
 import { describeBuild } from "./Describe.js"
+import { descriptorSha } from "./Descriptor.js"
+import type { Build, ResolvedBuild, Template, Variant } from "./format/Template.js"
 import type { JsonSchema } from "./JsonSchema.js"
 import { countLeafKeys } from "./Keys.js"
 import { listTemplates, newestBuild, registrySyncedAt } from "./TemplateRegistry.js"
-import type { Ratio } from "../render/Ratios.js"
-import type { Build, ResolvedBuild, Template, Variant } from "./Template.js"
 
 /** SPEC "Template (workspace view)". Build-level fields describe the newest build of the first variant. */
 export interface TemplateWorkspaceView {

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { sendEvents } from "../../bench/support/IngestLoad.js"
 import { countLanded, marketEvent, prepareClipwright } from "../../bench/support/IngestSetup.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("ingest_bench")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "ingest_bench" })
 
 describe("npm run bench:ingest, a short profile", () => {
   it("10 senders for 2 s: every answer is 202 accepted, and each accepted event is stored once with its 2 jobs", async () => {

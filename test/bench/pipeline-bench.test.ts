@@ -19,12 +19,16 @@ afterAll(stops.run)
 const DUE = ["SCHEDULED", "PUBLISHING", "PUBLISHED"]
 
 describe("npm run bench:pipeline, a short profile", () => {
-  it("3 events on 2 channels: every job is due with one post, then published, and each distinct video is drawn and counted once",
+  it(
+    "3 events on 2 channels: every job is due with one post, then published, and each distinct video is drawn and counted once",
     async () => {
       const { node, db, database } = bench
       const target = await preparePipeline(node, "compact")
       // The bench's owner receives the hand-over emails (the node's outbox), so due posts are published.
-      const owner = await admin(node).post(`/admin/workspaces/${target.workspaceId}/members`, { email: OWNER_EMAIL, role: "owner" })
+      const owner = await admin(node).post(`/admin/workspaces/${target.workspaceId}/members`, {
+        email: OWNER_EMAIL,
+        role: "owner"
+      })
       expect(owner.status, owner.text).toBe(201)
       const run = await runPipeline(node, db, target, 3, 50_000)
 
@@ -38,8 +42,15 @@ describe("npm run bench:pipeline, a short profile", () => {
       const settled = await settledJobs(database.url, "workspace_id = $1", [target.workspaceId], 30_000)
       expect(settled.map((job) => job.status)).toEqual(Array(6).fill("PUBLISHED"))
 
-      const yardstick = await exportSameRenders(node, db, { key: target.key, renderJobIds: run.renderJobIds },
-        await benchWorkspace(node, "Export yardstick"), 50_000)
+      const yardstick = await exportSameRenders(
+        node,
+        db,
+        { key: target.key, renderJobIds: run.renderJobIds },
+        await benchWorkspace(node, "Export yardstick"),
+        50_000
+      )
       expect(yardstick.statuses).toEqual(Array(6).fill("succeeded"))
-    }, 110_000)
+    },
+    110_000
+  )
 })

@@ -13,13 +13,15 @@ beforeAll(async () => {
 afterAll(stops.run)
 
 describe("npm run bench:schedule, a short profile", () => {
-  it("40 packages due within 5 s across the lists of 2 workspaces, 100 for tomorrow: each due one fires once, the others wait",
+  it(
+    "40 packages due within 5 s across the lists of 2 workspaces, 100 for tomorrow: each due one fires once, the others wait",
     async () => {
       const { node, db } = bench
       const lists = await prepareLists(node, 2, 2)
       const tomorrow = Date.now() + 86_400_000
       const held = await schedulePackages(node, lists, 100, (i) => new Date(tomorrow + i * 1000))
-      const firstDue = Date.now() + 8000
+      // The lead time follows how fast this machine just scheduled the 100 (a loaded CI machine took over 8 s for 40).
+      const firstDue = Date.now() + Math.max(8000, 2000 + held.ms * 2 * 40 / 100)
       const batch = await schedulePackages(node, lists, 40, (i) => new Date(firstDue + Math.floor(i * 5000 / 40)))
       expect(Date.now(), "the batch was scheduled before its first package was due").toBeLessThan(firstDue)
 
@@ -28,5 +30,7 @@ describe("npm run bench:schedule, a short profile", () => {
       expect(firing).toMatchObject({ packages: 40, fired: 40, early: 0, notOnce: 0, jobs: 0 })
       expect(firing.latenessMs).toHaveLength(40)
       expect(await firingOf(db, held.ids)).toMatchObject({ packages: 100, fired: 0, notOnce: 0 })
-    }, 60_000)
+    },
+    120_000
+  )
 })

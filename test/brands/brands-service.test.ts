@@ -5,9 +5,9 @@ import { BrandEntityLive } from "../../src/brands/BrandEntityLive.js"
 import { BrandLooks } from "../../src/brands/BrandLooks.js"
 import { BrandRepo } from "../../src/brands/BrandRepo.js"
 import { Brands } from "../../src/brands/Brands.js"
-import { ChannelBrandWearers } from "../../src/channels/ChannelBrandWearers.js"
 import { BrandSlotHolders } from "../../src/brands/BrandSlotHolders.js"
 import { BrandSlots } from "../../src/brands/BrandSlots.js"
+import { ChannelBrandWearers } from "../../src/channels/ChannelBrandWearers.js"
 import { WorkspaceId } from "../../src/domain/Principal.js"
 import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
@@ -90,7 +90,7 @@ describe("Brands service", () => {
         }
         assert.deepStrictEqual((yield* brands.get(owner, brand.id)).brand, brand)
         assert.deepStrictEqual((yield* brands.list(stranger)).brands, [])
-        assert.deepStrictEqual((yield* looks.find(owner, brand.id)), { id: brand.id, name: "Acme" })
+        assert.deepStrictEqual(yield* looks.find(owner, brand.id), { id: brand.id, name: "Acme" })
       }))
 
     it.effect("a create retried with the same request id answers the first brand and stores one", () =>
@@ -117,9 +117,9 @@ describe("Brands service", () => {
         assert.strictEqual((yield* Effect.flip(brands.get(owner, brand.id)))._tag, "NotFound")
         assert.strictEqual((yield* Effect.flip(looks.find(owner, brand.id)))._tag, "NotFound")
         assert.deepStrictEqual((yield* brands.list(owner)).brands, [])
-        const drawn = yield* looks.extrasFor(owner, brand.id, {}, output)
+        const drawn = yield* Effect.scoped(looks.extrasFor(owner, brand.id, {}, output))
         assert.strictEqual("brand" in drawn ? drawn.brand.look?.background?.[0] : undefined, "#123456")
-        const elsewhere = yield* looks.extrasFor(stranger, brand.id, {}, output)
+        const elsewhere = yield* Effect.scoped(looks.extrasFor(stranger, brand.id, {}, output))
         assert.isFalse("brand" in elsewhere)
         const again = yield* asRequest(brands.create(owner, { name: "Gone" }))
         assert.notStrictEqual(again.brand.id, brand.id)

@@ -2,10 +2,9 @@ import { execFile } from "node:child_process"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { client } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
 const root = path.resolve(import.meta.dirname, "../..")
 
@@ -30,20 +29,13 @@ const cli = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
 const json = (text: string) => JSON.parse(text) as any
 
 describe("npx clipwright admin", () => {
-  let database: TestDatabase
-  let node: TestNode
   let env: Record<string, string>
 
-  beforeAll(async () => {
-    database = await createTestDatabase("cli")
-    // Webhook addresses must resolve; a loopback one needs ALLOW_PRIVATE_URLS (CONTRACT.md).
-    node = await startNode({ databaseUrl: database.url, env: { ALLOW_PRIVATE_URLS: "true" } })
-    env = { CLIPWRIGHT_URL: node.url, ADMIN_TOKEN: node.adminToken }
-  })
+  // Webhook addresses must resolve; a loopback one needs ALLOW_PRIVATE_URLS (CONTRACT.md).
+  const { node } = useNode({ label: "cli", env: { ALLOW_PRIVATE_URLS: "true" } })
 
-  afterAll(async () => {
-    await node?.stop()
-    await database?.drop()
+  beforeAll(() => {
+    env = { CLIPWRIGHT_URL: node.url, ADMIN_TOKEN: node.adminToken }
   })
 
   it("creates a workspace and a key, and the key works until it is revoked", async () => {
@@ -116,7 +108,12 @@ describe("npx clipwright admin", () => {
     expect((await client(node, apiKey).get("/v1/broadcasts")).status).toBe(200)
     const listed = await cli(["admin", "platform-key", "list"], env)
     expect(listed.code, listed.stderr).toBe(0)
-    expect(json(listed.stdout).keys).toContainEqual({ keyId, name: "to revoke", createdAt: expect.any(String), revokedAt: null })
+    expect(json(listed.stdout).keys).toContainEqual({
+      keyId,
+      name: "to revoke",
+      createdAt: expect.any(String),
+      revokedAt: null
+    })
     expect(listed.stdout).not.toContain(apiKey)
 
     const revoked = await cli(["admin", "platform-key", "revoke", keyId], env)

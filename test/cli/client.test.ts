@@ -61,9 +61,14 @@ describe("the CLI's client follows the contract", () => {
     ],
     [["admin", "limits", "set", "acc", "--seats", "3"], "PUT", "/admin/workspaces/acc/limits", { seats: 3 }],
     [["admin", "limits", "set", "acc"], "PUT", "/admin/workspaces/acc/limits", {}],
-    [["admin", "entitlements", "set", "acc", "--sources", "markets, news"], "PUT", "/admin/workspaces/acc/entitlements", {
-      sources: ["markets", "news"]
-    }],
+    [
+      ["admin", "entitlements", "set", "acc", "--sources", "markets, news"],
+      "PUT",
+      "/admin/workspaces/acc/entitlements",
+      {
+        sources: ["markets", "news"]
+      }
+    ],
     [["admin", "entitlements", "set", "acc", "--sources", ""], "PUT", "/admin/workspaces/acc/entitlements", {
       sources: []
     }],

@@ -56,15 +56,20 @@ export const pidOfConnection = (clientPort: number, serverPort: number, pids: Re
  * A loopback receiver's request handler: reads each webhook call whole, notes which of `senders()` sent it (while the
  * connection is open), and hands the call on with its response. `port()` is the receiver's own port.
  */
-export const readingCalls = (port: () => number, senders: () => ReadonlyArray<number>,
-  onCall: (call: ArrivedCall, res: http.ServerResponse) => void) =>
+export const readingCalls = (
+  port: () => number,
+  senders: () => ReadonlyArray<number>,
+  onCall: (call: ArrivedCall, res: http.ServerResponse) => void
+) =>
 (req: http.IncomingMessage, res: http.ServerResponse) => {
   const senderPid = pidOfConnection(req.socket.remotePort!, port(), senders())
   const chunks: Array<Buffer> = []
   req.on("data", (chunk: Buffer) => chunks.push(chunk))
   req.on("end", () => {
     const body = Buffer.concat(chunks)
-    const { data } = JSON.parse(body.toString("utf8")) as { data: { ingestEventId: string; posts: Array<{ id: string }> } }
+    const { data } = JSON.parse(body.toString("utf8")) as {
+      data: { ingestEventId: string; posts: Array<{ id: string }> }
+    }
     onCall({
       webhookId: String(req.headers["webhook-id"]),
       headers: req.headers,
@@ -120,7 +125,9 @@ export const startHoldingReceiver = async (holdFirst: number, senders: () => Rea
         }
         const timer = setTimeout(() => {
           waiters.delete(check)
-          reject(new Error(`expected ${holdFirst} held webhook calls within ${timeoutMs} ms, got ${calls.length} calls`))
+          reject(
+            new Error(`expected ${holdFirst} held webhook calls within ${timeoutMs} ms, got ${calls.length} calls`)
+          )
         }, timeoutMs)
         waiters.add(check)
         check()

@@ -39,11 +39,14 @@ const localPortsOf = (pid: number) => {
  * the test database, each held by a backend whose client port is one of a node's sockets.
  */
 export const defaultShardHolders = async (databaseUrl: string, nodes: ReadonlyArray<TestNode>) => {
-  const locks = await query<{ lock: string; port: number }>(databaseUrl, `
+  const locks = await query<{ lock: string; port: number }>(
+    databaseUrl,
+    `
     SELECT l.objid::text AS lock, a.client_port AS port
     FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
     WHERE l.locktype = 'advisory' AND l.granted
-      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`)
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+  )
   const owners = nodes.map((node) => ({ node, ports: localPortsOf(node.process.pid!) }))
   const holders = new Map<string, TestNode>()
   for (const { lock, port } of locks) {

@@ -1,21 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { marketStreamWithChannel, sendMarketEvent } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { eventually } from "../support/Until.js"
 
 // A message the cluster library read and then dropped on the way to its entity is read again only ten minutes later,
 // and every later request under its primary key waits on it (cluster/ForgottenMessages.ts). The drop is made here by
 // a trigger: the first reservation a job asks of the workspace's allowance is stored as if a read loop had just read
 // it, which is what the library leaves behind when the hand-off to the entity fails.
-let db: TestDatabase
-let node: TestNode
 
 const scopes = ["ingest:write", "streams:write", "channels:write", "brands:write", "templates:read"]
 
 const dropFirstReserve = (url: string) =>
-  query(url, `
+  query(
+    url,
+    `
     CREATE TABLE dropped_once (message_id bigint PRIMARY KEY);
     CREATE FUNCTION drop_first_reserve() RETURNS trigger AS $$
     BEGIN
@@ -26,26 +26,25 @@ const dropFirstReserve = (url: string) =>
       RETURN NEW;
     END $$ LANGUAGE plpgsql;
     CREATE TRIGGER drop_first_reserve BEFORE INSERT ON cluster_messages
-      FOR EACH ROW EXECUTE FUNCTION drop_first_reserve();`)
+      FOR EACH ROW EXECUTE FUNCTION drop_first_reserve();`
+  )
 
 /** The job of `ingestEventId` once it has left the rendering stages, with its render's state. */
 const pastItsRender = (ingestEventId: string) =>
   eventually("the job past its render", async () => {
-    const [row] = await query<{ status: string; render_state: string | null }>(db.url,
+    const [row] = await query<{ status: string; render_state: string | null }>(
+      db.url,
       `SELECT j.status, r.state AS render_state FROM jobs j LEFT JOIN render_jobs r ON r.id = j.render_job_id
-        WHERE j.ingest_event_id = $1`, [ingestEventId])
+        WHERE j.ingest_event_id = $1`,
+      [ingestEventId]
+    )
     return row !== undefined && !["ACCEPTED", "AWAITING_RENDERING"].includes(row.status) ? row : undefined
   }, 90_000)
 
-beforeAll(async () => {
-  db = await createTestDatabase("forgotten_messages")
-  node = await startNode({ databaseUrl: db.url })
-  await dropFirstReserve(db.url)
-})
+const { db, node } = useNode({ label: "forgotten_messages" })
 
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
+beforeAll(async () => {
+  await dropFirstReserve(db.url)
 })
 
 describe("messages the cluster read and dropped", () => {
@@ -62,8 +61,11 @@ describe("messages the cluster read and dropped", () => {
     expect(job.render_state).toBe("COMPLETED")
     expect(["SCHEDULED", "PUBLISHING", "POST_FAILED"]).toContain(job.status)
     // Answered once it was read again, well before the library's ten minutes.
-    const [message] = await query<{ processed: boolean }>(db.url,
-      "SELECT processed FROM cluster_messages WHERE id = $1::bigint", [dropped!.message_id])
+    const [message] = await query<{ processed: boolean }>(
+      db.url,
+      "SELECT processed FROM cluster_messages WHERE id = $1::bigint",
+      [dropped!.message_id]
+    )
     expect(message).toEqual({ processed: true })
   }, 150_000)
 })

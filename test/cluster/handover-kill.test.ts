@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { verifyWebhook } from "../../src/receiver/Verify.js"
+import { verifyWebhook } from "../../src/delivery/receiver/Verify.js"
 import { admin, client } from "../support/Client.js"
 import { startCluster, type TestCluster } from "../support/Cluster.js"
 import { query } from "../support/Database.js"
@@ -70,12 +70,18 @@ type Post = { id: string; state: string; failure_reason: string | null }
 const settledPosts = async (workspaceId: string, expected: number, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const posts = await query<Post>(cluster.db.url, "SELECT id, state, failure_reason FROM posts WHERE workspace_id = $1", [workspaceId])
+    const posts = await query<Post>(
+      cluster.db.url,
+      "SELECT id, state, failure_reason FROM posts WHERE workspace_id = $1",
+      [workspaceId]
+    )
     const open = posts.filter((p) => ["SCHEDULED", "PUBLISHING"].includes(p.state))
     if (posts.length === expected && open.length === 0) return posts
     if (Date.now() > deadline) {
       const states = posts.reduce<Record<string, number>>((n, p) => ({ ...n, [p.state]: (n[p.state] ?? 0) + 1 }), {})
-      throw new Error(`posts not settled after ${timeoutMs} ms: ${posts.length}/${expected} made, ${JSON.stringify(states)}`)
+      throw new Error(
+        `posts not settled after ${timeoutMs} ms: ${posts.length}/${expected} made, ${JSON.stringify(states)}`
+      )
     }
     await new Promise((r) => setTimeout(r, 250))
   }
@@ -83,7 +89,9 @@ const settledPosts = async (workspaceId: string, expected: number, timeoutMs: nu
 
 const idsByPost = (calls: ReadonlyArray<HeldCall>) => {
   const ids = new Map<string, Set<string>>()
-  for (const call of calls) for (const post of call.postIds) ids.set(post, (ids.get(post) ?? new Set()).add(call.webhookId))
+  for (const call of calls) {
+    for (const post of call.postIds) ids.set(post, (ids.get(post) ?? new Set()).add(call.webhookId))
+  }
   return ids
 }
 
@@ -94,26 +102,38 @@ const idsByEvent = (calls: ReadonlyArray<HeldCall>) => {
 }
 
 /** What the tables say when a wait runs out. */
-const standing = async (workspaceId: string) => JSON.stringify({
-  jobs: await query(cluster.db.url, `SELECT status, handover_claimed_at IS NOT NULL AS claimed, count(*)::int AS n FROM jobs
-    WHERE workspace_id = $1 GROUP BY 1, 2`, [workspaceId]),
-  deliveries: await query(cluster.db.url, "SELECT state, attempt, count(*)::int AS n FROM deliveries WHERE workspace_id = $1 GROUP BY 1, 2",
-    [workspaceId])
-})
+const standing = async (workspaceId: string) =>
+  JSON.stringify({
+    jobs: await query(
+      cluster.db.url,
+      `SELECT status, handover_claimed_at IS NOT NULL AS claimed, count(*)::int AS n FROM jobs
+    WHERE workspace_id = $1 GROUP BY 1, 2`,
+      [workspaceId]
+    ),
+    deliveries: await query(
+      cluster.db.url,
+      "SELECT state, attempt, count(*)::int AS n FROM deliveries WHERE workspace_id = $1 GROUP BY 1, 2",
+      [workspaceId]
+    )
+  })
 
 describe("three nodes, the one sending held webhook calls SIGKILLed", () => {
   it("every post is published, each under exactly one webhook-id, and every delivery ends DELIVERED", async () => {
     const { apiKey, secret, streamId, workspaceId } = await arrange(cluster.nodes[0]!)
-    const sent = await Promise.all(Array.from({ length: events }, (_, i) =>
-      client(cluster.nodes[i % cluster.nodes.length]!, apiKey)
-        .post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })))
+    const sent = await Promise.all(
+      Array.from({ length: events }, (_, i) =>
+        client(cluster.nodes[i % cluster.nodes.length]!, apiKey)
+          .post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content }))
+    )
     expect(sent.map((s) => s.status)).toEqual(sent.map(() => 202))
 
     const held = await receiver.waitForHeld(90_000 + extraMs).catch(async (error) => {
       throw new Error(`${String(error)}; ${await standing(workspaceId)}`)
     })
     const heldBy = new Map<number, number>()
-    for (const call of held) if (call.senderPid !== undefined) heldBy.set(call.senderPid, (heldBy.get(call.senderPid) ?? 0) + 1)
+    for (const call of held) {
+      if (call.senderPid !== undefined) heldBy.set(call.senderPid, (heldBy.get(call.senderPid) ?? 0) + 1)
+    }
     const [victimPid] = [...heldBy].sort((a, b) => b[1] - a[1])[0] ?? []
     const victim = cluster.nodes.find((n) => n.process.pid === victimPid)
     expect(victim, `no node holds a held call's connection: ${JSON.stringify([...heldBy])}`).toBeDefined()
@@ -133,7 +153,9 @@ describe("three nodes, the one sending held webhook calls SIGKILLed", () => {
       `hand-over under SIGKILL: ${held.length} calls held (${cutOff.length} on the killed node; by sender ` +
         `${JSON.stringify([...heldBy.values()])}), every post settled ${Date.now() - killedAt} ms after the kill; ` +
         `${calls.length} calls for ${webhookIds.size} webhook-ids, ` +
-        `${[...webhookIds].filter((id) => calls.filter((c) => c.webhookId === id).length > 1).length} of them sent more than once; ` +
+        `${
+          [...webhookIds].filter((id) => calls.filter((c) => c.webhookId === id).length > 1).length
+        } of them sent more than once; ` +
         `${split} event(s) split over two calls`
     )
     expect(posts.filter((p) => p.state !== "PUBLISHED")).toEqual([])
@@ -150,20 +172,29 @@ describe("three nodes, the one sending held webhook calls SIGKILLed", () => {
       expect(verifyWebhook(secret, call.headers as Record<string, string>, call.body, { seen: never }).ok).toBe(true)
     }
     // What the dead node had in flight came again after its death, from a survivor, under the same id.
-    const notAgain = cutOff.filter((call) => !calls.some((c) => c.webhookId === call.webhookId && c.receivedAt >= killedAt))
+    const notAgain = cutOff.filter((call) =>
+      !calls.some((c) => c.webhookId === call.webhookId && c.receivedAt >= killedAt)
+    )
     expect(notAgain.map((c) => c.webhookId)).toEqual([])
 
     const log = await client(cluster.nodes.find((n) => n !== victim)!, apiKey).get("/v1/deliveries?limit=200")
     expect(log.status, log.text).toBe(200)
     expect(log.body.deliveries.filter((d: { state: string }) => d.state !== "DELIVERED")).toEqual([])
     expect(log.body.deliveries).toHaveLength(Math.min(200, webhookIds.size))
-    const stored = await query<{ id: string; state: string }>(cluster.db.url, "SELECT id, state FROM deliveries WHERE workspace_id = $1",
-      [workspaceId])
+    const stored = await query<{ id: string; state: string }>(
+      cluster.db.url,
+      "SELECT id, state FROM deliveries WHERE workspace_id = $1",
+      [workspaceId]
+    )
     expect(new Set(stored.map((d) => d.id))).toEqual(webhookIds)
     expect(stored.filter((d) => d.state !== "DELIVERED")).toEqual([])
-    expect(await query(cluster.db.url,
-      `SELECT post_id FROM delivery_posts dp JOIN deliveries d ON d.id = dp.delivery_id
+    expect(
+      await query(
+        cluster.db.url,
+        `SELECT post_id FROM delivery_posts dp JOIN deliveries d ON d.id = dp.delivery_id
         WHERE d.workspace_id = $1 AND dp.via = 'webhook' AND dp.event = 'post.publish' GROUP BY 1 HAVING count(*) > 1`,
-      [workspaceId])).toEqual([])
+        [workspaceId]
+      )
+    ).toEqual([])
   }, 170_000 + 2 * extraMs)
 })

@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 import { indexClose, MARKET, newEventId } from "../support/Routes.js"
 
-let db: TestDatabase
 let nodes: Array<TestNode> = []
 
-beforeAll(async () => {
-  db = await createTestDatabase("ingest_config_changes")
-  nodes = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
-}, 120_000)
+const db = useDatabase("ingest_config_changes")
 
 afterAll(async () => {
   await Promise.all(nodes.map((node) => node.stop()))
-  await db?.drop()
 })
+
+beforeAll(async () => {
+  nodes = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
+}, 120_000)
 
 /** Sends fresh events through `api` until `done` says the answer shows the change, for at most two seconds. */
 const untilSeen = async (send: () => Promise<Answer>, done: (answer: Answer) => boolean) => {
@@ -34,11 +33,18 @@ describe("a configuration change made through one node reaches what another node
     const stream = (await first.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
     const subscribe = async (name: string) => {
       const channel = (await first.post("/v1/channels", { name })).body.channel
-      expect((await first.post(`/v1/channels/${channel.id}/subscriptions`, { kind: "STREAM", streamId: stream.id })).status).toBe(201)
+      expect(
+        (await first.post(`/v1/channels/${channel.id}/subscriptions`, { kind: "STREAM", streamId: stream.id })).status
+      ).toBe(201)
     }
     await subscribe("One")
     const send = () =>
-      second.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: indexClose })
+      second.post("/v1/stream", {
+        streamId: stream.id,
+        eventId: newEventId(),
+        occurredAt: new Date().toISOString(),
+        data: indexClose
+      })
     // The second node now remembers the stream with one listening channel.
     expect((await send()).body.matched).toHaveLength(1)
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { admin, type Answer, call, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 import { MARKET, newEventId } from "../support/Routes.js"
 
 // `INGEST_FAULT_SECONDS=30` (npm run test:ingest-faults) is the heavier profile: a longer send window.
@@ -11,17 +12,16 @@ const senders = 15
 const answeredBeforeKill = 15
 const killAfterMs = (sendSeconds * 1000) / 3
 
-let db: TestDatabase
 let nodes: Array<TestNode> = []
 
-beforeAll(async () => {
-  db = await createTestDatabase("ingest_multinode")
-  nodes = await Promise.all([0, 1, 2].map(() => startNode({ databaseUrl: db.url })))
-})
+const db = useDatabase("ingest_multinode")
 
 afterAll(async () => {
   await Promise.all(nodes.map((n) => n.stop()))
-  await db?.drop()
+})
+
+beforeAll(async () => {
+  nodes = await Promise.all([0, 1, 2].map(() => startNode({ databaseUrl: db.url })))
 })
 
 /** A workspace on node 1 with one stream that two channels listen to, and a sending key. */
@@ -45,7 +45,10 @@ const envelope = (streamId: string) => ({
   eventId: newEventId(),
   occurredAt: new Date().toISOString(),
   data: {
-    clipData: { headline: "Gold climbs to a record", figures: [{ label: "Gold", value: 2331.8, unit: "USD", direction: "up" }] },
+    clipData: {
+      headline: "Gold climbs to a record",
+      figures: [{ label: "Gold", value: 2331.8, unit: "USD", direction: "up" }]
+    },
     metaData: { title: "Gold climbs to a record" }
   }
 })
@@ -111,7 +114,11 @@ describe("three nodes on one database, one SIGKILLed while events arrive", () =>
     )
 
     // Every event was answered 202 (or 200 duplicate, when the dying node had already stored it).
-    const unanswered = all.filter((s) => !isLanded(s)).map((s) => ({ eventId: s.eventId, errors: s.errors, last: landed(s)?.text }))
+    const unanswered = all.filter((s) => !isLanded(s)).map((s) => ({
+      eventId: s.eventId,
+      errors: s.errors,
+      last: landed(s)?.text
+    }))
     expect(unanswered).toEqual([])
     expect(all.some((s) => s.errors.some((e) => e.node === 2))).toBe(true)
 
@@ -134,11 +141,13 @@ describe("three nodes on one database, one SIGKILLed while events arrive", () =>
       const answer = landed(s)!
       const row = eventByEventId.get(s.eventId)
       const jobIds = (row && jobIdsByEvent.get(row.id)) ?? []
-      const fine = row !== undefined && row.status === "ACCEPTED" && row.id === answer.body.ingestEventId && jobIds.length === 2 &&
+      const fine = row !== undefined && row.status === "ACCEPTED" && row.id === answer.body.ingestEventId &&
+        jobIds.length === 2 &&
         (answer.status === 200
           ? answer.body.status === "duplicate"
           : answer.body.status === "accepted" &&
-            answer.body.matched.map((m: { postGroupId: string }) => m.postGroupId).sort().join() === jobIds.sort().join())
+            answer.body.matched.map((m: { postGroupId: string }) => m.postGroupId).sort().join() ===
+              jobIds.sort().join())
       if (!fine) mismatches.push({ eventId: s.eventId, status: answer.status, body: answer.body, row, jobIds })
     }
     expect(mismatches).toEqual([])
@@ -147,7 +156,8 @@ describe("three nodes on one database, one SIGKILLed while events arrive", () =>
     expect(sentIds.size).toBe(all.length)
     expect(events).toHaveLength(sentIds.size)
     expect(jobs).toHaveLength(2 * sentIds.size)
-    expect(await query(db.url, "SELECT workspace_id, event_id FROM ingest_events GROUP BY 1, 2 HAVING count(*) > 1")).toEqual([])
+    expect(await query(db.url, "SELECT workspace_id, event_id FROM ingest_events GROUP BY 1, 2 HAVING count(*) > 1"))
+      .toEqual([])
     expect(await query(db.url, "SELECT ingest_event_id FROM jobs GROUP BY 1 HAVING count(*) > 2")).toEqual([])
 
     // The survivors keep serving.

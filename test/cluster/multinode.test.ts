@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
 let a: TestNode
 let b: TestNode
 
-beforeAll(async () => {
-  db = await createTestDatabase("multinode")
-  ;[a, b] = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
-})
+const db = useDatabase("multinode")
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()])
-  await db?.drop()
+})
+
+beforeAll(async () => {
+  ;[a, b] = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
 })
 
 const streamsSeenBy = async (node: TestNode, key: string) =>
@@ -44,7 +44,9 @@ describe("two nodes on one database", () => {
     const pending = new Set(ids)
     while (pending.size > 0 && Date.now() - started < 30_000) {
       await Promise.all([...pending].map(async (id) => {
-        const r = await client(a, apiKey).post(`/v1/streams/${id}/update`, { name: `after-${id}` }).catch(() => undefined)
+        const r = await client(a, apiKey).post(`/v1/streams/${id}/update`, { name: `after-${id}` }).catch(() =>
+          undefined
+        )
         if (r?.status === 200) pending.delete(id)
       }))
       if (pending.size > 0) await new Promise((r) => setTimeout(r, 250))

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { type Api, listeningChannel, newList, packageBody, workspace } from "../queues/QueueDesk.js"
 import { client } from "../support/Client.js"
 import { startCluster, type TestCluster } from "../support/Cluster.js"
 import { query } from "../support/Database.js"
 import type { TestNode } from "../support/Node.js"
-import { type Api, listeningChannel, newList, packageBody, workspace } from "../queues/QueueDesk.js"
 import { defaultShardHolders } from "./ShardHolders.js"
 
 const WORKSPACES = 4
@@ -22,10 +22,20 @@ beforeAll(async () => {
 
 afterAll(() => cluster?.stop())
 
-type Package = { id: string; queue_id: string; state: string; scheduled_for: Date; fired_at: Date | null; ingest_event_id: string | null }
+type Package = {
+  id: string
+  queue_id: string
+  state: string
+  scheduled_for: Date
+  fired_at: Date | null
+  ingest_event_id: string | null
+}
 
 const packagesNow = () =>
-  query<Package>(cluster.db.url, "SELECT id, queue_id, state, scheduled_for, fired_at, ingest_event_id FROM queue_packages")
+  query<Package>(
+    cluster.db.url,
+    "SELECT id, queue_id, state, scheduled_for, fired_at, ingest_event_id FROM queue_packages"
+  )
 
 const until = async <A>(what: string, read: () => Promise<A>, done: (a: A) => boolean, timeoutMs: number) => {
   const deadline = Date.now() + timeoutMs
@@ -67,7 +77,10 @@ describe("three nodes, 100 packages due within ten seconds, one node SIGKILLed w
     await Promise.all(Array.from({ length: 8 }, async () => {
       for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
         const { api, queueId } = lists[i % lists.length]!
-        const r = await api.post(`/v1/queues/${queueId}/packages`, packageBody({ title: `Post ${i}`, scheduledFor: dueAt(i) }))
+        const r = await api.post(
+          `/v1/queues/${queueId}/packages`,
+          packageBody({ title: `Post ${i}`, scheduledFor: dueAt(i) })
+        )
         expect(r.status, r.text).toBe(201)
         created.push({ id: r.body.package.id, queueId })
       }
@@ -75,11 +88,19 @@ describe("three nodes, 100 packages due within ten seconds, one node SIGKILLed w
     const createdIn = Date.now() - creating
     expect(Date.now(), "every package was created before the first was due").toBeLessThan(firstDue)
 
-    const before = await until("the first packages fired", packagesNow,
-      (rows) => rows.filter((p) => p.state === "FIRED").length >= FIRED_BEFORE_KILL, LEAD_MS + WINDOW_MS + 10_000)
+    const before = await until(
+      "the first packages fired",
+      packagesNow,
+      (rows) => rows.filter((p) => p.state === "FIRED").length >= FIRED_BEFORE_KILL,
+      LEAD_MS + WINDOW_MS + 10_000
+    )
     // The victim: the node holding the shards of the most lists that still have packages to fire.
-    const shards = new Map((await query<{ entity_id: string; shard_id: string }>(cluster.db.url,
-      "SELECT DISTINCT entity_id, shard_id FROM cluster_messages WHERE entity_type = 'PostList'")).map((r) => [r.entity_id, r.shard_id]))
+    const shards = new Map(
+      (await query<{ entity_id: string; shard_id: string }>(
+        cluster.db.url,
+        "SELECT DISTINCT entity_id, shard_id FROM cluster_messages WHERE entity_type = 'PostList'"
+      )).map((r) => [r.entity_id, r.shard_id])
+    )
     const holders = await defaultShardHolders(cluster.db.url, cluster.nodes)
     const waiting = [...new Set(before.filter((p) => p.state === "SCHEDULED").map((p) => p.queue_id))]
     const victim = cluster.nodes.reduce((best, node) => {
@@ -92,13 +113,18 @@ describe("three nodes, 100 packages due within ten seconds, one node SIGKILLed w
     const killedAt = Date.now()
     const cutOff = (await packagesNow()).filter((p) => p.state === "SCHEDULED" && cutOffLists.includes(p.queue_id))
 
-    const rows = await until("every package fired", packagesNow,
-      (all) => all.every((p) => p.state === "FIRED"), 60_000)
+    const rows = await until("every package fired", packagesNow, (all) => all.every((p) => p.state === "FIRED"), 60_000)
     const lateness = (p: Package) => p.fired_at!.getTime() - p.scheduled_for.getTime()
     console.log(
-      `queues under SIGKILL: ${PACKAGES} packages created in ${createdIn} ms; killed with ${before.filter((p) => p.state === "FIRED").length} fired, ` +
-        `${cutOff.length} packages of ${cutOffLists.length} lists on the dead node; all fired ${Date.now() - killedAt} ms ` +
-        `after the kill; the cut-off ones up to ${Math.max(...cutOff.map((p) => lateness((rows.find((r) => r.id === p.id))!)))} ms late, ` +
+      `queues under SIGKILL: ${PACKAGES} packages created in ${createdIn} ms; killed with ${
+        before.filter((p) => p.state === "FIRED").length
+      } fired, ` +
+        `${cutOff.length} packages of ${cutOffLists.length} lists on the dead node; all fired ${
+          Date.now() - killedAt
+        } ms ` +
+        `after the kill; the cut-off ones up to ${
+          Math.max(...cutOff.map((p) => lateness((rows.find((r) => r.id === p.id))!)))
+        } ms late, ` +
         `the others up to ${Math.max(...rows.filter((r) => !cutOff.some((p) => p.id === r.id)).map(lateness))} ms`
     )
 
@@ -106,8 +132,10 @@ describe("three nodes, 100 packages due within ten seconds, one node SIGKILLed w
     expect(rows.filter((p) => p.fired_at === null || lateness(p) < 0 || p.ingest_event_id === null)).toEqual([])
 
     // One event per package, the one the package names, whatever ran twice.
-    const events = await query<{ id: string; event_id: string; status: string; origin: string }>(cluster.db.url,
-      "SELECT id, event_id, status, origin FROM ingest_events")
+    const events = await query<{ id: string; event_id: string; status: string; origin: string }>(
+      cluster.db.url,
+      "SELECT id, event_id, status, origin FROM ingest_events"
+    )
     expect(events).toHaveLength(PACKAGES)
     const eventOf = new Map(events.map((e) => [e.event_id, e]))
     expect(rows.filter((p) => eventOf.get(`package:${p.id}`)?.id !== p.ingest_event_id)).toEqual([])
@@ -117,7 +145,10 @@ describe("three nodes, 100 packages due within ten seconds, one node SIGKILLed w
       .toEqual(listening.map((p) => p.ingest_event_id).sort())
 
     // One job per package of the listening list, on its one channel; none for the lists nobody listens to.
-    const jobs = await query<{ ingest_event_id: string; channel_id: string }>(cluster.db.url, "SELECT ingest_event_id, channel_id FROM jobs")
+    const jobs = await query<{ ingest_event_id: string; channel_id: string }>(
+      cluster.db.url,
+      "SELECT ingest_event_id, channel_id FROM jobs"
+    )
     expect(jobs.map((j) => [j.ingest_event_id, j.channel_id]).sort())
       .toEqual(listening.map((p) => [p.ingest_event_id, listeningChannelId]).sort())
   }, 110_000)

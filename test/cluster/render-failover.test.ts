@@ -28,7 +28,10 @@ describe("a render on a node that dies", () => {
     const { api, apiKey } = await workspaceWithKey(a, ["renders:read", "renders:write", "templates:read"])
     // The standard build draws 10 s, which leaves time to kill the node while it draws.
     const standard = (await api.get(`/v1/formats/template/${MARKET}?variant=standard&version=1.1.0`)).body.example
-    const started = await api.post("/v1/direct-export/video", videoBody(standard, { variant: "standard", version: "1.1.0", ratio: "9x16" }))
+    const started = await api.post(
+      "/v1/direct-export/video",
+      videoBody(standard, { variant: "standard", version: "1.1.0", ratio: "9x16" })
+    )
     expect(started.status).toBe(202)
     const jobId = started.body.jobId as string
 
@@ -36,7 +39,9 @@ describe("a render on a node that dies", () => {
     let renderer: TestNode | undefined
     const deadline = Date.now() + 30_000
     while (renderer === undefined && Date.now() < deadline) {
-      const [job] = await query<{ state: string }>(cluster.db.url, "SELECT state FROM render_jobs WHERE id = $1", [jobId])
+      const [job] = await query<{ state: string }>(cluster.db.url, "SELECT state FROM render_jobs WHERE id = $1", [
+        jobId
+      ])
       if (job?.state === "RENDERING") renderer = cluster.nodes.find((n) => childrenOf(n.process.pid!).some(isFfmpeg))
       if (renderer === undefined) await new Promise((r) => setTimeout(r, 100))
     }
@@ -45,11 +50,16 @@ describe("a render on a node that dies", () => {
     const survivor = cluster.nodes.find((n) => n !== renderer)!
     const done = await waitForExport(client(survivor, apiKey), jobId, 120_000)
     expect(done.status).toBe("succeeded")
-    const [job] = await query<{ state: string; attempt: number }>(cluster.db.url, "SELECT state, attempt FROM render_jobs WHERE id = $1", [jobId])
+    const [job] = await query<{ state: string; attempt: number }>(
+      cluster.db.url,
+      "SELECT state, attempt FROM render_jobs WHERE id = $1",
+      [jobId]
+    )
     expect(job?.state).toBe("COMPLETED")
     expect(job?.attempt).toBeGreaterThanOrEqual(2)
     // The allowance is settled by its own message, sent with the export's: it may land a moment after the export.
-    const reservationsOf = () => query(cluster.db.url, "SELECT state, videos FROM allowance_reservations WHERE render_job_id = $1", [jobId])
+    const reservationsOf = () =>
+      query(cluster.db.url, "SELECT state, videos FROM allowance_reservations WHERE render_job_id = $1", [jobId])
     const settleBy = Date.now() + 10_000
     let reservations = await reservationsOf()
     while (reservations[0]?.state === "reserved" && Date.now() < settleBy) {

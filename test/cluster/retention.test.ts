@@ -1,20 +1,18 @@
 import { MachineId, Snowflake } from "@effect/cluster"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { pruneProcessedMessages } from "../../cluster/MessageRetention.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { startNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
+const db = useDatabase("retention")
+
 beforeAll(async () => {
-  db = await createTestDatabase("retention")
   // A node creates the cluster's tables on start.
   const node = await startNode({ databaseUrl: db.url })
   await node.stop()
-})
-afterAll(async () => {
-  await db?.drop()
 })
 
 const idAt = (ageMs: number, sequence: number) =>
@@ -48,14 +46,19 @@ describe("message retention", () => {
       Effect.orDie
     ))
 
-    const left = await query<{ id: string }>(db.url, "SELECT id::text FROM cluster_messages WHERE message_id LIKE 'm-%'")
+    const left = await query<{ id: string }>(
+      db.url,
+      "SELECT id::text FROM cluster_messages WHERE message_id LIKE 'm-%'"
+    )
     expect(left.map((r) => r.id).sort()).toEqual([oldPending, recentProcessed].sort())
     const replies = await query<{ request_id: string }>(db.url, "SELECT request_id::text FROM cluster_replies")
     expect(replies.map((r) => r.request_id)).not.toContain(oldProcessed)
     expect(replies.map((r) => r.request_id)).toContain(recentProcessed)
     // The dead rows left behind are vacuumed away, whether or not autovacuum runs on this server.
-    const vacuumed = await query<{ relname: string }>(db.url,
-      "SELECT relname FROM pg_stat_user_tables WHERE relname IN ('cluster_messages', 'cluster_replies') AND last_vacuum IS NOT NULL ORDER BY relname")
+    const vacuumed = await query<{ relname: string }>(
+      db.url,
+      "SELECT relname FROM pg_stat_user_tables WHERE relname IN ('cluster_messages', 'cluster_replies') AND last_vacuum IS NOT NULL ORDER BY relname"
+    )
     expect(vacuumed.map((r) => r.relname)).toEqual(["cluster_messages", "cluster_replies"])
   })
 })

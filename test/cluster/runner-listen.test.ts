@@ -30,7 +30,10 @@ afterAll(async () => {
 describe("the cluster runner port listens on RUNNER_LISTEN_HOST only", () => {
   it("bound to 127.0.0.2 while RUNNER_HOST says 127.0.0.1: 127.0.0.1 refuses the runner port", async () => {
     db = await createTestDatabase("runner_listen_single")
-    single = await startNode({ databaseUrl: db.url, env: { RUNNER_HOST: "127.0.0.1", RUNNER_LISTEN_HOST: "127.0.0.2" } })
+    single = await startNode({
+      databaseUrl: db.url,
+      env: { RUNNER_HOST: "127.0.0.1", RUNNER_LISTEN_HOST: "127.0.0.2" }
+    })
     expect(await accepts("127.0.0.2", single.runnerPort)).toBe(true)
     expect(await accepts("127.0.0.1", single.runnerPort)).toBe(false)
     expect(await accepts("127.0.0.1", Number(new URL(single.url).port))).toBe(true)
@@ -46,8 +49,13 @@ describe("the cluster runner port listens on RUNNER_LISTEN_HOST only", () => {
       expect(await accepts("127.0.0.2", node.runnerPort)).toBe(true)
       expect(await accepts("127.0.0.1", node.runnerPort)).toBe(false)
     }
-    const runners = await query<{ address: string }>(cluster.db.url, "SELECT address FROM cluster_runners ORDER BY address")
-    expect(runners.map((r) => r.address).sort()).toEqual([`127.0.0.2:${a.runnerPort}`, `127.0.0.2:${b.runnerPort}`].sort())
+    const runners = await query<{ address: string }>(
+      cluster.db.url,
+      "SELECT address FROM cluster_runners ORDER BY address"
+    )
+    expect(runners.map((r) => r.address).sort()).toEqual(
+      [`127.0.0.2:${a.runnerPort}`, `127.0.0.2:${b.runnerPort}`].sort()
+    )
 
     const { accountId } = await admin(a).workspace("Listening")
     const { apiKey } = await admin(a).key(accountId, ["streams:read", "streams:write"])

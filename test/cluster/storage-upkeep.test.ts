@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-beforeAll(async () => {
-  db = await createTestDatabase("storage_upkeep")
-  node = await startNode({ databaseUrl: db.url })
-})
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "storage_upkeep" })
 
 const shardList = Array.from({ length: 300 }, (_, i) => `'default:${i + 1}'`).join(",")
 
@@ -29,18 +20,39 @@ const readLoopQuery = `
 describe("cluster storage upkeep", () => {
   it("has exactly the message columns the group-committed insert writes (a library upgrade that adds one fails here)", async () => {
     // cluster/GroupCommitStorage.ts writes a request's row itself; these are @effect/cluster 0.60.2's columns.
-    const columns = await query<{ column_name: string }>(db.url,
-      "SELECT column_name FROM information_schema.columns WHERE table_name = 'cluster_messages' ORDER BY column_name")
+    const columns = await query<{ column_name: string }>(
+      db.url,
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'cluster_messages' ORDER BY column_name"
+    )
     expect(columns.map((c) => c.column_name)).toEqual([
-      "deliver_at", "entity_id", "entity_type", "headers", "id", "kind", "last_read", "last_reply_id", "message_id",
-      "payload", "processed", "reply_id", "request_id", "rowid", "sampled", "shard_id", "span_id", "tag", "trace_id"
+      "deliver_at",
+      "entity_id",
+      "entity_type",
+      "headers",
+      "id",
+      "kind",
+      "last_read",
+      "last_reply_id",
+      "message_id",
+      "payload",
+      "processed",
+      "reply_id",
+      "request_id",
+      "rowid",
+      "sampled",
+      "shard_id",
+      "span_id",
+      "tag",
+      "trace_id"
     ])
   })
 
   it("keeps the read loop on the unprocessed-message index as processed messages pile up", async () => {
     const { api } = await workspaceWithKey(node, ["streams:write"])
     const ids = Array.from({ length: 10 }, (_, i) => `st_00000000f${String(i).padStart(3, "0")}`)
-    for (const id of ids) expect((await api.post("/v1/streams", { id, name: id, templateId: "tpl_3a7c91e04b5d" })).status).toBe(201)
+    for (const id of ids) {
+      expect((await api.post("/v1/streams", { id, name: id, templateId: "tpl_3a7c91e04b5d" })).status).toBe(201)
+    }
     let next = 0
     const worker = async () => {
       for (let n = next++; n < 1300; n = next++) {
@@ -54,14 +66,18 @@ describe("cluster storage upkeep", () => {
     const deadline = Date.now() + 15_000
     let analyzed = false
     while (!analyzed && Date.now() < deadline) {
-      const rows = await query<{ analyzed: boolean }>(db.url,
-        "SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'cluster_messages'")
+      const rows = await query<{ analyzed: boolean }>(
+        db.url,
+        "SELECT last_analyze IS NOT NULL AS analyzed FROM pg_stat_user_tables WHERE relname = 'cluster_messages'"
+      )
       analyzed = rows[0]?.analyzed === true
       if (!analyzed) await new Promise((resolve) => setTimeout(resolve, 200))
     }
     expect(analyzed).toBe(true)
 
-    const plan = (await query<{ "QUERY PLAN": string }>(db.url, `EXPLAIN ${readLoopQuery}`)).map((row) => row["QUERY PLAN"]).join("\n")
+    const plan = (await query<{ "QUERY PLAN": string }>(db.url, `EXPLAIN ${readLoopQuery}`)).map((row) =>
+      row["QUERY PLAN"]
+    ).join("\n")
     expect(plan).toContain("cluster_messages_unprocessed_idx")
     expect(plan).not.toMatch(/Seq Scan on cluster_messages/)
   }, 120_000)

@@ -1,10 +1,10 @@
-import { assert, describe, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Fiber, Layer } from "effect"
-import { DeliveryRepo } from "../../src/channels/handover/DeliveryRepo.js"
+import { DeliveryRepo } from "../../src/delivery/handover/DeliveryRepo.js"
+import { DeliveriesQuery } from "../../src/delivery/log/DeliveriesQuery.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
-import { DeliveriesQuery } from "../../src/deliveries/DeliveriesQuery.js"
 import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const SnapshotTest = Layer.mergeAll(DeliveriesQuery.layer, DeliveryRepo.layer, Identity.layer).pipe(
@@ -27,19 +27,21 @@ describe("a delivery and its attempts are read as of one moment", () => {
         const id = "dlv_snapshot"
         yield* sql`INSERT INTO deliveries (id, workspace_id, owner, via, event, state)
                    VALUES (${id}, ${ws}, 'owner', 'webhook', 'post.publish', 'PENDING')`
-        const writer = yield* Effect.fork(Effect.forEach(Array.from({ length: ATTEMPTS }, (_, i) => i + 1), (attempt) =>
-          repo.record([{
-            deliveryId: id,
-            state: attempt === ATTEMPTS ? "DEAD" : "RETRYING",
-            redelivery: false,
-            startedAt: new Date(),
-            durationMs: 1,
-            statusCode: 500,
-            error: "HTTP 500",
-            answer: null,
-            headers: null,
-            nextAttemptAt: attempt === ATTEMPTS ? null : new Date(Date.now() + 1000)
-          }]), { discard: true }))
+        const writer = yield* Effect.fork(
+          Effect.forEach(Array.from({ length: ATTEMPTS }, (_, i) => i + 1), (attempt) =>
+            repo.record([{
+              deliveryId: id,
+              state: attempt === ATTEMPTS ? "DEAD" : "RETRYING",
+              redelivery: false,
+              startedAt: new Date(),
+              durationMs: 1,
+              statusCode: 500,
+              error: "HTTP 500",
+              answer: null,
+              headers: null,
+              nextAttemptAt: attempt === ATTEMPTS ? null : new Date(Date.now() + 1000)
+            }]), { discard: true })
+        )
         const disagreements: Array<string> = []
         let reads = 0
         let dead = false

@@ -5,17 +5,17 @@ import { Effect, Layer, Option } from "effect"
 import { simpleParser } from "mailparser"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import type { PostOut } from "../../src/channels/handover/WebhookData.js"
-import { ClipStills, type Still } from "../../src/channels/handover/email/ClipStills.js"
-import { composeEmail, type EmailInput, type EmailPost } from "../../src/channels/handover/email/EmailMessage.js"
-import { MailTransport } from "../../src/channels/handover/email/MailTransport.js"
 import { AppConfig } from "../../src/Config.js"
+import { ClipStills, type Still } from "../../src/delivery/email/ClipStills.js"
+import { composeEmail, type EmailInput, type EmailPost } from "../../src/delivery/email/EmailMessage.js"
+import { MailTransport } from "../../src/delivery/email/MailTransport.js"
+import type { PostOut } from "../../src/delivery/WebhookData.js"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
+import { runFfmpeg } from "../../src/drawing/Run.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
-import { runFfmpeg } from "../../src/render/Run.js"
-import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { freePort } from "../support/Node.js"
@@ -98,10 +98,26 @@ const storedClip = (workspaceId: WorkspaceId, options: { seconds: number; rowDur
     const blue = Math.max(0.04, options.seconds - 0.5)
     yield* Effect.promise(() =>
       runFfmpeg([
-        "-f", "lavfi", "-i", `color=c=red:s=640x360:r=25:d=${Math.min(0.5, options.seconds)}`,
-        "-f", "lavfi", "-i", `color=c=blue:s=640x360:r=25:d=${blue}`,
-        "-filter_complex", "[0:v][1:v]concat=n=2:v=1[v]", "-map", "[v]",
-        "-c:v", "libx264", "-pix_fmt", "yuv420p", "-f", "mp4", "-y", file
+        "-f",
+        "lavfi",
+        "-i",
+        `color=c=red:s=640x360:r=25:d=${Math.min(0.5, options.seconds)}`,
+        "-f",
+        "lavfi",
+        "-i",
+        `color=c=blue:s=640x360:r=25:d=${blue}`,
+        "-filter_complex",
+        "[0:v][1:v]concat=n=2:v=1[v]",
+        "-map",
+        "[v]",
+        "-c:v",
+        "libx264",
+        "-pix_fmt",
+        "yuv420p",
+        "-f",
+        "mp4",
+        "-y",
+        file
       ])
     )
     const stored = yield* blobs.putFile(`clips/${workspaceId}/${clipId}.mp4`, file)
@@ -206,8 +222,9 @@ describe("hand-over email: stills, message, transport", () => {
         const { raw, subject } = yield* compose(input)
         assert.strictEqual(subject, "New post: Fed holds rates <steady> & calm")
 
-        const outcome = yield* Effect.flatMap(MailTransport, (mail) =>
-          mail.send({ deliveryId: input.deliveryId, from: input.from, to: input.to, raw })
+        const outcome = yield* Effect.flatMap(
+          MailTransport,
+          (mail) => mail.send({ deliveryId: input.deliveryId, from: input.from, to: input.to, raw })
         ).pipe(Effect.provide(transportWith(Option.some(sink.url))))
         assert.include(outcome, { ok: true, statusCode: 250, error: null })
         assert.include(outcome.answer, "Message taken by the test sink")
@@ -220,17 +237,19 @@ describe("hand-over email: stills, message, transport", () => {
         assert.strictEqual(got!.from?.text, "clipwright@clips.example.com")
 
         const text = got!.text ?? ""
-        for (const expected of [
-          "Markets desk · Instagram Reels",
-          "Title: Fed holds rates <steady> & calm",
-          "Scheduled for: 2025-03-01 14:30 UTC",
-          `Short caption:\n${p.captions.short}`,
-          `Medium caption:\n${p.captions.medium}`,
-          `Long caption:\n${p.captions.long}`,
-          "Hashtags: #markets #rates",
-          `Clip: ${p.assets[0]!.url} (the link works until 2025-03-08 14:30 UTC)`,
-          `Published it? Tell us where: ${p.receipt.url}`
-        ]) assert.include(text, expected)
+        for (
+          const expected of [
+            "Markets desk · Instagram Reels",
+            "Title: Fed holds rates <steady> & calm",
+            "Scheduled for: 2025-03-01 14:30 UTC",
+            `Short caption:\n${p.captions.short}`,
+            `Medium caption:\n${p.captions.medium}`,
+            `Long caption:\n${p.captions.long}`,
+            "Hashtags: #markets #rates",
+            `Clip: ${p.assets[0]!.url} (the link works until 2025-03-08 14:30 UTC)`,
+            `Published it? Tell us where: ${p.receipt.url}`
+          ]
+        ) assert.include(text, expected)
 
         const html = String(got!.html)
         assert.include(html, "Fed holds rates &lt;steady&gt; &amp; calm")
@@ -278,8 +297,9 @@ describe("hand-over email: stills, message, transport", () => {
         const input = emailInput([item(post("01POSTDOWN"), null)])
         const { raw } = yield* compose(input)
         const outcome = yield* Effect.flatMap(MailTransport, (mail) =>
-          mail.send({ deliveryId: input.deliveryId, from: input.from, to: input.to, raw })
-        ).pipe(Effect.provide(transportWith(Option.some(`smtp://127.0.0.1:${port}`))))
+          mail.send({ deliveryId: input.deliveryId, from: input.from, to: input.to, raw })).pipe(
+            Effect.provide(transportWith(Option.some(`smtp://127.0.0.1:${port}`)))
+          )
         assert.include(outcome, { ok: false, statusCode: null })
         assert.include(outcome.error, "ECONNREFUSED")
       }))
@@ -291,8 +311,12 @@ describe("hand-over email: stills, message, transport", () => {
         const input = emailInput([item(p, { bytes: new Uint8Array([0xff, 0xd8, 0xff, 0xd9]), mimeType: "image/jpeg" })])
         const { raw } = yield* compose(input)
         const outbox = path.join(dataDir, "outbox")
-        const outcomes = yield* Effect.flatMap(MailTransport, (mail) =>
-          Effect.all([1, 2].map(() => mail.send({ deliveryId: input.deliveryId, from: input.from, to: input.to, raw })))
+        const outcomes = yield* Effect.flatMap(
+          MailTransport,
+          (mail) =>
+            Effect.all(
+              [1, 2].map(() => mail.send({ deliveryId: input.deliveryId, from: input.from, to: input.to, raw }))
+            )
         ).pipe(Effect.provide(transportWith(Option.none())))
         for (const outcome of outcomes) {
           const answer = `written to outbox/${input.deliveryId}.eml`

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { localized } from "../../src/brands/BrandLookMap.js"
 import { requirementFor } from "../../src/domain/Permissions.js"
-import { canDraw, scriptOf } from "../../src/render/Locales.js"
+import { canDraw, scriptOf } from "../../src/drawing/Locales.js"
 
 // Lookups by request text in tables of the service: a name of Object.prototype is no entry of theirs.
 const NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]

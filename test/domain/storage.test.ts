@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
-import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "../../src/media/StorageSplit.js"
 import { storageBlock } from "../../src/media/StorageBlock.js"
+import { clipsShareBytes, mediaShareBytes, oldestToRemove } from "../../src/media/StorageSplit.js"
 
 const MB = 1024 * 1024
 const clips = [{ id: "a", byteSize: 40 }, { id: "b", byteSize: 30 }, { id: "c", byteSize: 20 }]

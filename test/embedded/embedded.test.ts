@@ -33,7 +33,10 @@ describe("embedded default (no DATABASE_URL)", () => {
     const operator = admin({ ...node, adminToken: token })
     const workspace = await operator.workspace("Embedded")
     const key = await operator.key(workspace.accountId, ["streams:read", "streams:write"])
-    const created = await client(node, key.apiKey).post("/v1/streams", { name: "Survivor", templateId: "tpl_3a7c91e04b5d" })
+    const created = await client(node, key.apiKey).post("/v1/streams", {
+      name: "Survivor",
+      templateId: "tpl_3a7c91e04b5d"
+    })
     expect(created.status).toBe(201)
 
     await node.stop()
@@ -43,7 +46,9 @@ describe("embedded default (no DATABASE_URL)", () => {
     expect(after.body.streams.map((s: { id: string; name: string }) => [s.id, s.name])).toEqual([
       [created.body.stream.id, "Survivor"]
     ])
-    const update = await client(node, key.apiKey).post(`/v1/streams/${created.body.stream.id}/update`, { name: "Renamed" })
+    const update = await client(node, key.apiKey).post(`/v1/streams/${created.body.stream.id}/update`, {
+      name: "Renamed"
+    })
     expect(update.status).toBe(200)
     // The same token is kept: it was written once to DATA_DIR and is read again on restart.
     expect(fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim()).toBe(token)
@@ -53,12 +58,19 @@ describe("embedded default (no DATABASE_URL)", () => {
     const token = fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim()
     const operator = admin({ ...node!, adminToken: token })
     const workspace = await operator.workspace("Embedded sender")
-    const key = await operator.key(workspace.accountId, ["streams:write", "channels:write", "brands:write", "ingest:write", "received:read"])
+    const key = await operator.key(workspace.accountId, [
+      "streams:write",
+      "channels:write",
+      "brands:write",
+      "ingest:write",
+      "received:read"
+    ])
     const api = client(node!, key.apiKey)
     await api.post("/v1/brands", { name: "House" })
     const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
     const channel = (await api.post("/v1/channels", { name: "Shorts" })).body.channel
-    expect((await api.post(`/v1/channels/${channel.id}/subscriptions`, { kind: "STREAM", streamId: stream.id })).status).toBe(201)
+    expect((await api.post(`/v1/channels/${channel.id}/subscriptions`, { kind: "STREAM", streamId: stream.id })).status)
+      .toBe(201)
     const body = { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: indexClose }
     const answers = await Promise.all(Array.from({ length: 20 }, () => api.post("/v1/stream", body)))
     expect(answers.map((a) => a.status).sort()).toEqual([...Array(19).fill(200), 202])

@@ -1,29 +1,15 @@
 import { createHash } from "node:crypto"
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { describe, expect, it } from "vitest"
+import { query } from "../support/Database.js"
 import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 import { upload } from "../support/Uploads.js"
 
-let db: TestDatabase
-let node: TestNode
-let ws: Awaited<ReturnType<typeof workspaceWithKey>>
-
-beforeAll(async () => {
-  db = await createTestDatabase("errors_checksum")
-  node = await startNode({ databaseUrl: db.url })
-  ws = await workspaceWithKey(node, ["*"], "Damaged disk")
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node, workspace: ws } = useNode({ label: "errors_checksum", workspace: { name: "Damaged disk" } })
 
 const sha256 = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex")
 

@@ -24,7 +24,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "refuses a shape the build does not draw, and unknown templates, variants and builds"
   },
   locale_not_supported: {
-    file: "render-path/exports.test.ts",
+    file: "renders/exports.test.ts",
     test: "refuses before submitting anything: template, version, ratio, locale, content, batch size"
   },
   blocked_url: {
@@ -33,11 +33,11 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
   },
   unauthenticated: { file: "http/errors.test.ts", test: "unauthenticated: no key" },
   signature_invalid: {
-    file: "receiver/receiver.test.ts",
+    file: "delivery/receiver.test.ts",
     test: "answers replayed, timestamp_skew and signature_invalid in the error envelope"
   },
   timestamp_skew: {
-    file: "receiver/receiver.test.ts",
+    file: "delivery/receiver.test.ts",
     test: "answers replayed, timestamp_skew and signature_invalid in the error envelope"
   },
   forbidden: { file: "http/errors.test.ts", test: "forbidden: a key without the permission" },
@@ -74,7 +74,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "a direct export, batch or keyframes naming a template not cleared is 409 at /templateId, nothing started"
   },
   replayed: {
-    file: "receiver/receiver.test.ts",
+    file: "delivery/receiver.test.ts",
     test: "answers replayed, timestamp_skew and signature_invalid in the error envelope"
   },
   payload_too_large: { file: "http/errors.test.ts", test: "payload_too_large: a JSON body over 1 MB" },
@@ -83,7 +83,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "unsupported_media_type: a text/plain body to a JSON route"
   },
   rate_limited: {
-    file: "render-path/exports.test.ts",
+    file: "renders/exports.test.ts",
     test: "never over-spends: 10 parallel submits at an allowance of 3 start exactly 3; the rest are 429"
   },
   internal: {
@@ -103,7 +103,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "a media file whose stored bytes no longer match its sha256 is 502 on its preview, never the wrong bytes"
   },
   upstream_unavailable: {
-    file: "render-path/capacity.test.ts",
+    file: "renders/capacity.test.ts",
     test: "answers 503 upstream_unavailable with retryAfterSeconds when no renderer can take the work"
   },
   render_timeout: {

@@ -1,29 +1,21 @@
 import { execFileSync } from "node:child_process"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
 /** Far below what drawing any clip or keyframe takes (starting the drawer process alone takes longer). */
 const LIMIT_SECONDS = "0.05"
 
-let db: TestDatabase
-let node: TestNode
 let ws: Awaited<ReturnType<typeof workspaceWithKey>>
 let example: Record<string, unknown>
 
+const { node } = useNode({ label: "errors_render_timeout", env: { RENDER_TIMEOUT_SECONDS: LIMIT_SECONDS } })
+
 beforeAll(async () => {
-  db = await createTestDatabase("errors_render_timeout")
-  node = await startNode({ databaseUrl: db.url, env: { RENDER_TIMEOUT_SECONDS: LIMIT_SECONDS } })
   ws = await workspaceWithKey(node, ["*"], "Slow renders")
   example = await compactExample(ws.api)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 /** The processes the node started that are still running (drawer, ffmpeg); `ps` exits 1 when there are none. */
@@ -55,7 +47,10 @@ describe("render_timeout", () => {
   })
 
   it("keyframes not drawn within the limit are 504 render_timeout", async () => {
-    const r = await ws.api.post("/v1/direct-export/keyframes", videoBody(example, { frames: [{ name: "first", frame: 0 }] }))
+    const r = await ws.api.post(
+      "/v1/direct-export/keyframes",
+      videoBody(example, { frames: [{ name: "first", frame: 0 }] })
+    )
     const error = expectError(r, 504, "render_timeout")
     expect(error.message).toContain("0.05 s")
   })

@@ -1,11 +1,10 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { describe, expect, it } from "vitest"
+import { query } from "../support/Database.js"
 import { MARKET } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
 /** An encoder that refuses every job, as a broken ffmpeg installation would (FFMPEG_PATH names the encoder). */
@@ -16,19 +15,10 @@ const refusingEncoder = () => {
   return file
 }
 
-let db: TestDatabase
-let node: TestNode
-let ws: Awaited<ReturnType<typeof workspaceWithKey>>
-
-beforeAll(async () => {
-  db = await createTestDatabase("errors_service_faults")
-  node = await startNode({ databaseUrl: db.url, env: { FFMPEG_PATH: refusingEncoder() } })
-  ws = await workspaceWithKey(node, ["*"], "Faults")
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
+const { db, node, workspace: ws } = useNode({
+  label: "errors_service_faults",
+  env: { FFMPEG_PATH: refusingEncoder() },
+  workspace: { name: "Faults" }
 })
 
 describe("faults on the service's side", () => {

@@ -1,32 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, MARKET, videoBody } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
 const BRIEFING = "tpl_8e2f60b9d14a"
 const SCOREBOARD = "tpl_c51d0a7e3f92"
 
-let db: TestDatabase
-let node: TestNode
 let operator: ReturnType<typeof admin>
 let ws: Awaited<ReturnType<typeof workspaceWithKey>>
 let other: Awaited<ReturnType<typeof workspaceWithKey>>
 let example: Record<string, unknown>
 
+const { node } = useNode({ label: "errors_clearance" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("errors_clearance")
-  node = await startNode({ databaseUrl: db.url })
   operator = admin(node)
   ws = await workspaceWithKey(node, ["*"], "Restricted")
   other = await workspaceWithKey(node, ["*"], "Unrestricted")
   example = await compactExample(ws.api)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const clear = (accountId: string, templateIds: ReadonlyArray<string> | null) =>
@@ -88,22 +80,35 @@ describe("template_not_approved", () => {
     await fresh.api.post("/v1/brands", { name: "House" })
     expect((await clear(fresh.accountId, [])).status).toBe(200)
 
-    const stream = expectError(await fresh.api.post("/v1/streams", { name: "Prices", templateId: MARKET }), 409, "template_not_approved")
+    const stream = expectError(
+      await fresh.api.post("/v1/streams", { name: "Prices", templateId: MARKET }),
+      409,
+      "template_not_approved"
+    )
     expect(stream.details).toEqual([expect.objectContaining({ path: "/templateId" })])
     expect((await fresh.api.get("/v1/streams")).body.streams).toEqual([])
 
     const channel = (await fresh.api.post("/v1/channels", { name: "Shorts" })).body.channel
     const feed = await fresh.api.post(`/v1/channels/${channel.id}/subscriptions`, {
-      kind: "BROADCAST", sourceSlug: "markets", formatSlug: "index-close"
+      kind: "BROADCAST",
+      sourceSlug: "markets",
+      formatSlug: "index-close"
     })
-    expect(expectError(feed, 409, "template_not_approved").details).toEqual([expect.objectContaining({ path: "/formatSlug" })])
+    expect(expectError(feed, 409, "template_not_approved").details).toEqual([
+      expect.objectContaining({ path: "/formatSlug" })
+    ])
     expect((await fresh.api.get("/v1/channels")).body.channels[0].subscriptions).toEqual([])
 
     const list = (await fresh.api.post("/v1/queues", { name: "Morning" })).body.queue
     const post = await fresh.api.post(`/v1/queues/${list.id}/packages`, {
-      title: "Open", templateId: MARKET, scheduledFor: "now", data: example
+      title: "Open",
+      templateId: MARKET,
+      scheduledFor: "now",
+      data: example
     })
-    expect(expectError(post, 409, "template_not_approved").details).toEqual([expect.objectContaining({ path: "/templateId" })])
+    expect(expectError(post, 409, "template_not_approved").details).toEqual([
+      expect.objectContaining({ path: "/templateId" })
+    ])
     expect((await fresh.api.get("/v1/queues")).body.queues[0].posts).toEqual([])
   })
 

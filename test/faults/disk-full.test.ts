@@ -4,27 +4,22 @@ import * as path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type DataVolume, mountDataVolume } from "../../bench/support/DataVolume.js"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { until } from "../support/Until.js"
 
-let database: TestDatabase
 let volume: DataVolume
-let node: TestNode
 
-beforeAll(async () => {
-  database = await createTestDatabase("disk_full")
+beforeAll(() => {
   // DATA_DIR on a small volume of its own (a tmpfs; the test runs as root, as CI does), so filling it fills nothing else.
   volume = mountDataVolume(fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-disk-full-")), 64)
-  node = await startNode({ databaseUrl: database.url, dataDir: volume.path })
 })
 
-afterAll(async () => {
-  await node?.stop()
+afterAll(() => {
   volume?.remove()
-  await database?.drop()
 })
+
+const { node } = useNode({ label: "disk_full", dataDir: () => volume.path })
 
 describe("DATA_DIR full during a render", () => {
   // Found by `npm run faults` (DATA_DIR full 20 s): every render drawn while the disk was full failed at once, its

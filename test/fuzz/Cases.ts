@@ -57,7 +57,12 @@ interface Operation {
 
 const operations = (doc: Doc & { paths: Record<string, Record<string, JsonSchema>> }): Array<Operation> =>
   Object.entries(doc.paths).flatMap(([template, methods]) =>
-    Object.entries(methods).map(([method, op]) => ({ route: `${method} ${template}`, method: method.toUpperCase(), template, op }))
+    Object.entries(methods).map(([method, op]) => ({
+      route: `${method} ${template}`,
+      method: method.toUpperCase(),
+      template,
+      op
+    }))
   )
 
 const fill = (template: string, values: Record<string, string>) =>
@@ -108,7 +113,11 @@ export const casesOf = (doc: any, ids: Ids, seed = 16): Array<Case> => {
 
     if (bodyless) {
       if (method === "GET") continue
-      add("unasked-for bad JSON body", { phase: unrefusable ? "any" : "refused", headers: jsonHeaders, body: "{\"a\":" })
+      add("unasked-for bad JSON body", {
+        phase: unrefusable ? "any" : "refused",
+        headers: jsonHeaders,
+        body: "{\"a\":"
+      })
       continue
     }
     if (types.includes("multipart/form-data") && !types.includes("application/json")) {
@@ -120,9 +129,15 @@ export const casesOf = (doc: any, ids: Ids, seed = 16): Array<Case> => {
     const properties: Record<string, JsonSchema> = s["properties"] ?? {}
     for (const raw of BAD_JSON) add(`bad JSON ${json(raw)}`, { phase: "refused", headers: jsonHeaders, body: raw })
     for (const raw of WRONG_TOP) add(`top-level ${raw}`, { phase: "refused", headers: jsonHeaders, body: raw })
-    for (const type of WRONG_TYPES) add(`content-type ${type}`, { phase: "refused", headers: { "content-type": type }, body: json(valid) })
+    for (const type of WRONG_TYPES) {
+      add(`content-type ${type}`, { phase: "refused", headers: { "content-type": type }, body: json(valid) })
+    }
     add("no content-type", { phase: "refused", body: new TextEncoder().encode(json(valid)) })
-    add("JSON in UTF-16", { phase: "refused", headers: { "content-type": "application/json; charset=utf-16" }, body: json(valid) })
+    add("JSON in UTF-16", {
+      phase: "refused",
+      headers: { "content-type": "application/json; charset=utf-16" },
+      body: json(valid)
+    })
     add("over 1 MB", { phase: "refused", headers: jsonHeaders, body: json({ ...valid, padding: OVER_LIMIT }) })
     add("over 5 MB of whitespace", { phase: "refused", headers: jsonHeaders, body: " ".repeat(5_200_000) + "{}" })
     for (const name of s["required"] ?? []) {
@@ -132,9 +147,15 @@ export const casesOf = (doc: any, ids: Ids, seed = 16): Array<Case> => {
     for (const [name, property] of Object.entries(properties)) {
       const kind = kindOf(doc, property)
       if (kind === undefined) continue
-      const nullable = (resolve(doc, property)["anyOf"] ?? []).some((m: JsonSchema) => resolve(doc, m)["type"] === "null")
+      const nullable = (resolve(doc, property)["anyOf"] ?? []).some((m: JsonSchema) =>
+        resolve(doc, m)["type"] === "null"
+      )
       for (const wrong of random.sample(wrongValues(kind).filter((v) => !(nullable && v === null)), 3)) {
-        add(`${name} as ${json(wrong)}`, { phase: "refused", headers: jsonHeaders, body: json({ ...valid, [name]: wrong }) })
+        add(`${name} as ${json(wrong)}`, {
+          phase: "refused",
+          headers: jsonHeaders,
+          body: json({ ...valid, [name]: wrong })
+        })
       }
       if (kind !== "array") {
         add(`${name} nested 10,000 deep`, {
@@ -145,41 +166,73 @@ export const casesOf = (doc: any, ids: Ids, seed = 16): Array<Case> => {
       }
       if (kind === "string") {
         add(`${name} 100 KB`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: HUGE_STRING }) })
-        for (const odd of STRANGE_STRINGS) add(`${name}=${json(odd)}`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: odd }) })
+        for (const odd of STRANGE_STRINGS) {
+          add(`${name}=${json(odd)}`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: odd }) })
+        }
       }
-      if (kind === "array") add(`${name} of 10,000`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: HUGE_ARRAY }) })
+      if (kind === "array") {
+        add(`${name} of 10,000`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: HUGE_ARRAY }) })
+      }
       if (kind === "number") {
-        for (const n of STRANGE_NUMBERS) add(`${name}=${n}`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: n }) })
+        for (const n of STRANGE_NUMBERS) {
+          add(`${name}=${n}`, { phase: "any", headers: jsonHeaders, body: json({ ...valid, [name]: n }) })
+        }
       }
     }
     add("extra field", { phase: "any", headers: jsonHeaders, body: json({ ...valid, unexpected: "field" }) })
     const members = json(valid).slice(1)
     const polluted = `{"__proto__":{"isAdmin":true}${members === "}" ? "" : ","}${members}`
     add("__proto__ pollution", { phase: "any", headers: jsonHeaders, body: polluted })
-    add("top-level array of 10,000", { phase: "refused", headers: jsonHeaders, body: json(HUGE_ARRAY.map(() => valid)) })
+    add("top-level array of 10,000", {
+      phase: "refused",
+      headers: jsonHeaders,
+      body: json(HUGE_ARRAY.map(() => valid))
+    })
   }
   return cases
 }
 
-const multipartCases = (route: string, path: string, auth: Case["auth"], declared: ReadonlyArray<number>): Array<Case> => {
+const multipartCases = (
+  route: string,
+  path: string,
+  auth: Case["auth"],
+  declared: ReadonlyArray<number>
+): Array<Case> => {
   const boundary = "----cwfuzz"
   const part = (name: string, content: string, filename?: string) =>
     `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${filename ? `; filename="${filename}"` : ""}\r\n` +
     `Content-Type: application/octet-stream\r\n\r\n${content}\r\n`
   const form = (parts: string) => `${parts}--${boundary}--\r\n`
   const multipart = { "content-type": `multipart/form-data; boundary=${boundary}` }
-  const one = (label: string, headers: Record<string, string>, body: string): Case =>
-    ({ label, route, method: "POST", path, auth, headers, body, phase: "refused", declared })
+  const one = (label: string, headers: Record<string, string>, body: string): Case => ({
+    label,
+    route,
+    method: "POST",
+    path,
+    auth,
+    headers,
+    body,
+    phase: "refused",
+    declared
+  })
   return [
     one("JSON to a file route", { "content-type": "application/json" }, "{\"file\":\"x\"}"),
     one("text to a file route", { "content-type": "text/plain" }, "hello"),
     one("multipart without boundary", { "content-type": "multipart/form-data" }, form(part("file", "x", "a.png"))),
-    one("multipart, other boundary", { "content-type": "multipart/form-data; boundary=nope" }, form(part("file", "x", "a.png"))),
+    one(
+      "multipart, other boundary",
+      { "content-type": "multipart/form-data; boundary=nope" },
+      form(part("file", "x", "a.png"))
+    ),
     one("multipart, no file part", multipart, form(part("replace", "true"))),
     one("multipart, unclosed", multipart, part("file", "x", "a.png")),
     one("multipart, file of garbage", multipart, form(part("file", "\u0000\u0001garbage", "a.png"))),
     one("multipart, 1.1 MB of garbage", multipart, form(part("file", OVER_LIMIT, "big.png"))),
-    one("multipart, 10,000 parts", multipart, form(Array.from({ length: 10_000 }, (_, i) => part(`p${i}`, "v")).join(""))),
+    one(
+      "multipart, 10,000 parts",
+      multipart,
+      form(Array.from({ length: 10_000 }, (_, i) => part(`p${i}`, "v")).join(""))
+    ),
     one("multipart, 300-char file name", multipart, form(part("file", "x", `${"n".repeat(300)}.png`))),
     one("multipart, ../ file name", multipart, form(part("file", "x", "../../etc/passwd"))),
     one("multipart, empty", multipart, "")
@@ -187,12 +240,18 @@ const multipartCases = (route: string, path: string, auth: Case["auth"], declare
 }
 
 /** Tampered signed URLs: each case keeps everything of a real link but one thing. */
-export const signedUrlCases = (declaredOf: (route: string) => ReadonlyArray<number>, links: ReadonlyArray<{ route: string; url: URL }>) =>
+export const signedUrlCases = (
+  declaredOf: (route: string) => ReadonlyArray<number>,
+  links: ReadonlyArray<{ route: string; url: URL }>
+) =>
   links.flatMap(({ route, url }): Array<Case> => {
     const variants: Array<[string, (q: URLSearchParams) => void]> = [
       ["no signature", (q) => q.delete("sig")],
       ["no expiry", (q) => q.delete("exp")],
-      ["nothing signed", (q) => { q.delete("sig"); q.delete("exp") }],
+      ["nothing signed", (q) => {
+        q.delete("sig")
+        q.delete("exp")
+      }],
       ["signature flipped", (q) => q.set("sig", flip(q.get("sig") ?? ""))],
       ["signature truncated", (q) => q.set("sig", (q.get("sig") ?? "").slice(0, 10))],
       ["signature of 300 chars", (q) => q.set("sig", "s".repeat(300))],
@@ -209,10 +268,29 @@ export const signedUrlCases = (declaredOf: (route: string) => ReadonlyArray<numb
     const tampered = variants.map(([label, change]): Case => {
       const query = new URLSearchParams(url.search)
       change(query)
-      return { label: `signed: ${label}`, route, method: "GET", path: `${url.pathname}?${query}`, auth: "none", headers: {}, phase: "refused", declared: declaredOf(route) }
+      return {
+        label: `signed: ${label}`,
+        route,
+        method: "GET",
+        path: `${url.pathname}?${query}`,
+        auth: "none",
+        headers: {},
+        phase: "refused",
+        declared: declaredOf(route)
+      }
     })
-    const otherId = url.pathname.replace(/[^/]+(\/download|\/preview)?$/, (_m, tail: string | undefined) => `${MISSING_ULID}${tail ?? ""}`)
-    return [...tampered, { label: "signed: signature of another id", route, method: "GET", path: `${otherId}${url.search}`, auth: "none", headers: {}, phase: "refused", declared: declaredOf(route) }]
+    const otherId = url.pathname.replace(/[^/]+(\/download|\/preview)?$/, (_m, tail: string | undefined) =>
+      `${MISSING_ULID}${tail ?? ""}`)
+    return [...tampered, {
+      label: "signed: signature of another id",
+      route,
+      method: "GET",
+      path: `${otherId}${url.search}`,
+      auth: "none",
+      headers: {},
+      phase: "refused",
+      declared: declaredOf(route)
+    }]
   })
 
 const flip = (s: string) => s.length === 0 ? "x" : s.slice(0, -1) + (s.endsWith("A") ? "B" : "A")

@@ -67,7 +67,9 @@ export const sample = (doc: Doc, schema: JsonSchema, depth = 0): unknown => {
     case "object": {
       const required: Array<string> = s["required"] ?? []
       const properties: Record<string, JsonSchema> = s["properties"] ?? {}
-      return Object.fromEntries(required.map((name) => [name, depth > 4 ? {} : sample(doc, properties[name] ?? {}, depth + 1)]))
+      return Object.fromEntries(
+        required.map((name) => [name, depth > 4 ? {} : sample(doc, properties[name] ?? {}, depth + 1)])
+      )
     }
     default:
       return {}

@@ -17,7 +17,9 @@ export const problemsOf = (c: Case, reply: Reply, secrets: ReadonlyArray<string>
     problems.push(`status ${reply.status}`)
   }
   for (const pattern of STACK) if (pattern.test(reply.text)) problems.push(`stack trace (${pattern})`)
-  for (const secret of secrets) if (reply.text.includes(secret)) problems.push(`secret ${secret.slice(0, 8)}… in the body`)
+  for (const secret of secrets) {
+    if (reply.text.includes(secret)) problems.push(`secret ${secret.slice(0, 8)}… in the body`)
+  }
   if (reply.status >= 400 && reply.status < 500) problems.push(...envelopeProblems(reply))
   return problems
 }
@@ -40,7 +42,10 @@ const envelopeProblems = (reply: Reply): Array<string> => {
     problems.push(`code ${error.code} with status ${reply.status}`)
   }
   if (error.requestId !== reply.headers.get("x-request-id")) problems.push("requestId is not the x-request-id header")
-  if (reply.status === 400 && !(Array.isArray(error.details) && error.details.some((d: any) => typeof d?.path === "string"))) {
+  if (
+    reply.status === 400 &&
+    !(Array.isArray(error.details) && error.details.some((d: any) => typeof d?.path === "string"))
+  ) {
     problems.push(`400 ${error.code} without a details path`)
   }
   return problems

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { upload } from "../support/Uploads.js"
 import { type Case, casesOf, signedUrlCases } from "./Cases.js"
 import { isKnownTaken, knownBugs, knownTaken } from "./KnownBugs.js"
 import { problemsOf } from "./Verdict.js"
 
 // Issue 16, part 2: every operation of the served OpenAPI document, fed broken requests drawn from its own schemas.
-let db: TestDatabase
-let node: TestNode
 let doc: any
 let apiKey: string
 let secrets: Array<string>
@@ -18,9 +16,14 @@ let cases: Array<Case>
 let foreignId: string
 
 const rowCounts = async () => {
-  const tables = await query<{ name: string }>(db.url, "SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables")
+  const tables = await query<{ name: string }>(
+    db.url,
+    "SELECT format('%I.%I', schemaname, relname) AS name FROM pg_stat_user_tables"
+  )
   const counts = await Promise.all(
-    tables.map(async ({ name }) => [name, Number((await query<{ n: string }>(db.url, `SELECT count(*) AS n FROM ${name}`))[0]!.n)] as const)
+    tables.map(async ({ name }) =>
+      [name, Number((await query<{ n: string }>(db.url, `SELECT count(*) AS n FROM ${name}`))[0]!.n)] as const
+    )
   )
   return Object.fromEntries(counts.filter(([name]) => !/cluster_|runner|shard|lock/i.test(name)))
 }
@@ -46,7 +49,12 @@ const send = async (c: Case): Promise<Outcome> => {
       ...(c.body === undefined ? {} : { body: c.body })
     })
     const text = await response.text()
-    return { c, status: response.status, requestId: response.headers.get("x-request-id"), problems: problemsOf(c, { status: response.status, headers: response.headers, text }, secrets) }
+    return {
+      c,
+      status: response.status,
+      requestId: response.headers.get("x-request-id"),
+      problems: problemsOf(c, { status: response.status, headers: response.headers, text }, secrets)
+    }
   } catch (error) {
     return { c, status: 0, problems: [`no answer: ${(error as Error).name}`] }
   }
@@ -63,7 +71,8 @@ const sendAll = async (batch: ReadonlyArray<Case>, parallel = 8) => {
 
 const ANSWER_WITHIN_MS = 8_000
 
-const describe1 = (o: Outcome) => `${o.c.method} ${o.c.path.slice(0, 120)} [${o.c.label}] -> ${o.status}: ${o.problems.join("; ")}`
+const describe1 = (o: Outcome) =>
+  `${o.c.method} ${o.c.path.slice(0, 120)} [${o.c.label}] -> ${o.status}: ${o.problems.join("; ")}`
 
 /**
  * Known bug, seen now and then under the fuzz's load, on no particular case: a request interrupted on the server side
@@ -92,16 +101,20 @@ const sortProblems = (outcomes: ReadonlyArray<Outcome>) => {
   return { unexplained, known }
 }
 
+const { db, node } = useNode({ label: "fuzz" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("fuzz")
-  node = await startNode({ databaseUrl: db.url })
   const served = await call(node.url, "GET", "/v1/openapi.json")
   expect(served.status).toBe(200)
   doc = served.body
   const fuzzed = await workspaceWithKey(node, ["*"], "Fuzzed")
   apiKey = fuzzed.apiKey
   const other = await workspaceWithKey(node, ["*"], "Other")
-  const uploaded = await upload(`${node.url}/v1/media`, other.apiKey, { bytes: png(32, 32), name: "logo.png", type: "image/png" })
+  const uploaded = await upload(`${node.url}/v1/media`, other.apiKey, {
+    bytes: png(32, 32),
+    name: "logo.png",
+    type: "image/png"
+  })
   expect(uploaded.status, uploaded.text).toBe(201)
   const item = uploaded.body.file
   // The untampered link works, so every refusal below is the tampering's doing.
@@ -110,21 +123,26 @@ beforeAll(async () => {
   // No answer here may carry any webhook secret: the one route that shows one takes only a URL the fuzz never sends.
   secrets = [node.adminToken, fuzzed.apiKey, other.apiKey, db.url, "whsec_"]
   const future = Math.floor(Date.now() / 1000) + 3600
-  const declaredOf = (route: string) => Object.keys(doc.paths[route.split(" ")[1]!]?.[route.split(" ")[0]!]?.responses ?? {}).map(Number)
+  const declaredOf = (route: string) =>
+    Object.keys(doc.paths[route.split(" ")[1]!]?.[route.split(" ")[0]!]?.responses ?? {}).map(Number)
   const links = [
     { route: "get /v1/media/{id}/preview", url: preview },
-    { route: "get /v1/assets/{id}/download", url: new URL(`${node.url}/v1/assets/01ARZ3NDEKTSV4RRFFQ69G5FAV/download?exp=${future}&sig=AAAA`) },
-    { route: "get /v1/receipts/{postId}", url: new URL(`${node.url}/v1/receipts/01ARZ3NDEKTSV4RRFFQ69G5FAV?exp=${future}&sig=AAAA`) },
-    { route: "get /v1/export-files/{jobId}", url: new URL(`${node.url}/v1/export-files/01ARZ3NDEKTSV4RRFFQ69G5FAV?as=video&key=AAAA`) }
+    {
+      route: "get /v1/assets/{id}/download",
+      url: new URL(`${node.url}/v1/assets/01ARZ3NDEKTSV4RRFFQ69G5FAV/download?exp=${future}&sig=AAAA`)
+    },
+    {
+      route: "get /v1/receipts/{postId}",
+      url: new URL(`${node.url}/v1/receipts/01ARZ3NDEKTSV4RRFFQ69G5FAV?exp=${future}&sig=AAAA`)
+    },
+    {
+      route: "get /v1/export-files/{jobId}",
+      url: new URL(`${node.url}/v1/export-files/01ARZ3NDEKTSV4RRFFQ69G5FAV?as=video&key=AAAA`)
+    }
   ]
   foreignId = item.id
   cases = [...casesOf(doc, { foreign: [item.id] }), ...signedUrlCases(declaredOf, links)]
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 describe("hostile input over every operation of /v1/openapi.json", () => {
   it("answers every case with the envelope, no fault, no trace, no secret, and stores nothing it refused", async () => {
@@ -141,7 +159,9 @@ describe("hostile input over every operation of /v1/openapi.json", () => {
     expect(stillTaken.length).toBe(knownTaken.length)
     expect(stillTaken.filter((o) => o.status < 200 || (o.status >= 300 && o.status !== 409)).map(describe1)).toEqual([])
     // On a fault, the node's own account of it (its log never reaches the answer) says where to look.
-    const faults = node.output().split("\n").filter((line) => line.includes("Unhandled fault")).map((l) => l.slice(0, 1500))
+    const faults = node.output().split("\n").filter((line) => line.includes("Unhandled fault")).map((l) =>
+      l.slice(0, 1500)
+    )
     expect(unexplained, faults.join("\n")).toEqual([])
     for (const bug of knownBugs) {
       const answers = known.get(bug.bug) ?? []

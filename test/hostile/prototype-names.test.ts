@@ -1,35 +1,45 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { fillPath, operationsOf } from "../support/OpenApiOperations.js"
 import { png } from "../support/MediaFiles.js"
+import { fillPath, operationsOf } from "../support/OpenApiOperations.js"
+import { useNode } from "../support/Rig.js"
 import { upload } from "../support/Uploads.js"
 
 // Names every plain object answers for: a lookup by request text in an object literal finds Object.prototype's.
 const NAMES = ["constructor", "__proto__", "toString", "hasOwnProperty"] as const
 
-let db: TestDatabase
-let node: TestNode
 let key: string
 
+const { node } = useNode({ label: "prototype_names" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("prototype_names")
-  node = await startNode({ databaseUrl: db.url })
   key = (await workspaceWithKey(node, ["*"], "Prototype names")).apiKey
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 const QUERY = ["locale", "platform", "state", "ratio", "kind", "status", "surface", "approval", "stage", "view"]
 
 /** A body naming `name` in every field a route might look up by, and holding it as keys. */
 const bodyOf = (name: string) => ({
-  ...Object.fromEntries(["name", "locale", "platform", "surface", "ratio", "templateId", "template", "kind", "slot",
-    "language", "variant", "state", "format", "feed", "sourceSlug", "formatSlug"].map((f) => [f, name])),
+  ...Object.fromEntries(
+    [
+      "name",
+      "locale",
+      "platform",
+      "surface",
+      "ratio",
+      "templateId",
+      "template",
+      "kind",
+      "slot",
+      "language",
+      "variant",
+      "state",
+      "format",
+      "feed",
+      "sourceSlug",
+      "formatSlug"
+    ].map((f) => [f, name])
+  ),
   data: JSON.parse(`{"${name}": "x", "fields": {"${name}": 1}}`),
   fieldMap: JSON.parse(`{"${name}": {"from": "/${name}"}}`),
   posting: JSON.parse(`{"${name}": true}`)
@@ -47,14 +57,23 @@ describe("names of Object.prototype in request text", () => {
         const url = `${fillPath(operation.path, values)}?${query}`
         const r = operation.method === "GET"
           ? await call(node.url, "GET", url, { key })
-          : await call(node.url, operation.method, url, { key, raw: JSON.stringify(bodyOf(name)), headers: { "content-type": "application/json" } })
+          : await call(node.url, operation.method, url, {
+            key,
+            raw: JSON.stringify(bodyOf(name)),
+            headers: { "content-type": "application/json" }
+          })
         // A GET sends no body: a 400 for a missing field that is no query parameter is the answer failing its schema.
-        const queryParams = new Set<string>((document.paths[operation.path].get?.parameters ?? [])
-          .filter((p: { in: string }) => p.in === "query").map((p: { name: string }) => `/${p.name}`))
+        const queryParams = new Set<string>(
+          (document.paths[operation.path].get?.parameters ?? [])
+            .filter((p: { in: string }) => p.in === "query").map((p: { name: string }) => `/${p.name}`)
+        )
         const answerBroken = operation.method === "GET" && r.status === 400 &&
           r.body?.error?.details?.some((d: { rule?: string; path?: string }) =>
-            d.rule === "missing" && !queryParams.has(d.path ?? ""))
-        if (r.status >= 500 || answerBroken) faults.push(`${operation.method} ${url}: ${r.status} ${r.text.slice(0, 200)}`)
+            d.rule === "missing" && !queryParams.has(d.path ?? "")
+          )
+        if (r.status >= 500 || answerBroken) {
+          faults.push(`${operation.method} ${url}: ${r.status} ${r.text.slice(0, 200)}`)
+        }
       }
     }
     expect(faults).toEqual([])

@@ -1,30 +1,21 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { png, wav } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 import { upload } from "../support/Uploads.js"
 
 // Uploads a hostile key can send: sniffing that must not stall, shares that must hold under races, SVGs that must
 // not reach outside themselves.
-let db: TestDatabase
-let node: TestNode
 
-beforeAll(async () => {
-  db = await createTestDatabase("hostile_uploads")
-  node = await startNode({ databaseUrl: db.url })
-}, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "hostile_uploads" })
 
 const encode = (text: string) => new TextEncoder().encode(text)
-const SVG_OPEN = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"10\" height=\"10\">"
+const SVG_OPEN =
+  "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"10\" height=\"10\">"
 
 /** Every blob file of the media library on disk, as blob keys. */
 const blobFiles = () => {
@@ -43,13 +34,19 @@ const liveKeys = async () =>
 describe("SVG sniffing", () => {
   it("10,000 comments before the root are answered, and /health answers while they are", async () => {
     const ws = await workspaceWithKey(node, ["media:read", "media:write"], "Comments")
-    const sending = upload(`${node.url}/v1/media`, ws.apiKey, { bytes: encode("<!---->".repeat(10_000) + "x"), name: "a.svg" })
+    const sending = upload(`${node.url}/v1/media`, ws.apiKey, {
+      bytes: encode("<!---->".repeat(10_000) + "x"),
+      name: "a.svg"
+    })
     const health = await fetch(`${node.url}/health`, { signal: AbortSignal.timeout(10_000) }).then((r) => r.status)
     const r = await sending
     expect(health).toBe(200)
     expect(expectError(r, 400, "schema_validation").details[0]).toMatchObject({ path: "/file", rule: "fileType" })
     // The shape the issue reproduced (40 comments, then not an element) and a real SVG after 40 comments.
-    const forty = await upload(`${node.url}/v1/media`, ws.apiKey, { bytes: encode("<!---->".repeat(40) + "x"), name: "a.svg" })
+    const forty = await upload(`${node.url}/v1/media`, ws.apiKey, {
+      bytes: encode("<!---->".repeat(40) + "x"),
+      name: "a.svg"
+    })
     expectError(forty, 400, "schema_validation")
     const real = await upload(`${node.url}/v1/media`, ws.apiKey, {
       bytes: encode("<!---->".repeat(40) + SVG_OPEN + "</svg>"),
@@ -68,8 +65,12 @@ describe("storage share under parallel uploads", () => {
     const size = 200 * 1024
     // Each one alone fits; together they are four times the share.
     expect(size).toBeLessThan(share)
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) =>
-      upload(`${node.url}/v1/media`, ws.apiKey, { bytes: wav(size), name: `take-${i}.wav` })))
+    const answers = await Promise.all(
+      Array.from(
+        { length: 10 },
+        (_, i) => upload(`${node.url}/v1/media`, ws.apiKey, { bytes: wav(size), name: `take-${i}.wav` })
+      )
+    )
     const taken = answers.filter((r) => r.status === 201)
     const refused = answers.filter((r) => r.status !== 201)
     expect(taken.length).toBeGreaterThan(0)
@@ -88,7 +89,11 @@ describe("storage share under parallel uploads", () => {
   }, 120_000)
 
   it("brand asset uploads in parallel are held to the same share", async () => {
-    const ws = await workspaceWithKey(node, ["media:read", "media:write", "brands:read", "brands:write"], "Racing brands")
+    const ws = await workspaceWithKey(
+      node,
+      ["media:read", "media:write", "brands:read", "brands:write"],
+      "Racing brands"
+    )
     await admin(node).put(`/admin/workspaces/${ws.accountId}/limits`, { storageMb: 1 })
     const share = (await ws.api.get("/v1/media")).body.storage.media.maxBytes as number
     const brands: Array<string> = []
@@ -96,8 +101,11 @@ describe("storage share under parallel uploads", () => {
     // PNG logos of 150 kB each (a small picture padded after its end): eight are more than twice the share.
     const logo = new Uint8Array(150 * 1024)
     logo.set(png(10, 10))
-    const answers = await Promise.all(brands.map((id) =>
-      upload(`${node.url}/v1/brands/${id}/assets/logo`, ws.apiKey, { bytes: logo, name: "logo.png" })))
+    const answers = await Promise.all(
+      brands.map((id) =>
+        upload(`${node.url}/v1/brands/${id}/assets/logo`, ws.apiKey, { bytes: logo, name: "logo.png" })
+      )
+    )
     const refused = answers.filter((r) => r.status !== 201)
     expect(refused.length).toBeGreaterThan(0)
     for (const r of refused) expectError(r, 413, "payload_too_large")
@@ -115,7 +123,10 @@ describe("storage share under parallel uploads", () => {
 describe("SVGs that reach outside themselves", () => {
   const hostile: ReadonlyArray<[string, string]> = [
     ["image href to a file", "<image href=\"file:///etc/passwd\" width=\"10\" height=\"10\"/>"],
-    ["xlink:href to the metadata address", "<image xlink:href=\"http://169.254.169.254/latest\" width=\"1\" height=\"1\"/>"],
+    [
+      "xlink:href to the metadata address",
+      "<image xlink:href=\"http://169.254.169.254/latest\" width=\"1\" height=\"1\"/>"
+    ],
     ["use of another file", "<use href=\"other.svg#shape\"/>"],
     ["unquoted relative href", "<use href=../../data/secret.svg#a />"],
     ["data: SVG that could nest more", "<image href=\"data:image/svg+xml;base64,PHN2Zy8+\"/>"],
@@ -130,22 +141,33 @@ describe("SVGs that reach outside themselves", () => {
   it("the media library refuses each with 400 pointing at the file, and stores nothing", async () => {
     const ws = await workspaceWithKey(node, ["media:read", "media:write"], "SVG refs")
     for (const [what, body] of hostile) {
-      const r = await upload(`${node.url}/v1/media`, ws.apiKey, { bytes: encode(SVG_OPEN + body + "</svg>"), name: "logo.svg" })
+      const r = await upload(`${node.url}/v1/media`, ws.apiKey, {
+        bytes: encode(SVG_OPEN + body + "</svg>"),
+        name: "logo.svg"
+      })
       const error = expectError(r, 400, "schema_validation")
       expect(error.details, what).toEqual([expect.objectContaining({ path: "/file", rule: "svgExternalReference" })])
     }
     // An entity declaration comes before the root (in the doctype).
     const entity = "<!DOCTYPE svg [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>" + SVG_OPEN + "<text>&x;</text></svg>"
-    expectError(await upload(`${node.url}/v1/media`, ws.apiKey, { bytes: encode(entity), name: "e.svg" }), 400, "schema_validation")
+    expectError(
+      await upload(`${node.url}/v1/media`, ws.apiKey, { bytes: encode(entity), name: "e.svg" }),
+      400,
+      "schema_validation"
+    )
     expect((await ws.api.get("/v1/media")).body.files).toEqual([])
   }, 60_000)
 
   it("a self-contained SVG is taken: fragment references and embedded raster pictures", async () => {
     const ws = await workspaceWithKey(node, ["media:read", "media:write"], "SVG clean")
-    const body = "<defs><linearGradient id=\"g\"><stop offset=\"0\"/></linearGradient><rect id=\"r\" width=\"2\" height=\"2\"/></defs>" +
+    const body =
+      "<defs><linearGradient id=\"g\"><stop offset=\"0\"/></linearGradient><rect id=\"r\" width=\"2\" height=\"2\"/></defs>" +
       "<rect width=\"5\" height=\"5\" fill=\"url(#g)\" style=\"stroke: url('#g')\"/><use href=\"#r\"/><use xlink:href=\"#r\"/>" +
       "<image href=\"data:image/png;base64,iVBORw0KGgo=\" width=\"1\" height=\"1\"/><desc>srcset and hrefs in words</desc>"
-    const r = await upload(`${node.url}/v1/media`, ws.apiKey, { bytes: encode(SVG_OPEN + body + "</svg>"), name: "clean.svg" })
+    const r = await upload(`${node.url}/v1/media`, ws.apiKey, {
+      bytes: encode(SVG_OPEN + body + "</svg>"),
+      name: "clean.svg"
+    })
     expect(r.status, r.text).toBe(201)
   })
 

@@ -1,24 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, call, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, ULID } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let operator: ReturnType<typeof admin>
 let accountId: string
 
+const { node } = useNode({ label: "admin" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("admin")
-  node = await startNode({ databaseUrl: db.url })
   operator = admin(node)
   accountId = (await operator.workspace("Admin fixture")).accountId
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const UNKNOWN = "01ARZ3NDEKTSV4RRFFQ69G5FAV"
@@ -167,18 +159,7 @@ describe("webhook", () => {
 })
 
 describe("webhook with ALLOW_PRIVATE_URLS=true", () => {
-  let privateDb: TestDatabase
-  let privateNode: TestNode
-
-  beforeAll(async () => {
-    privateDb = await createTestDatabase("admin_private")
-    privateNode = await startNode({ databaseUrl: privateDb.url, env: { ALLOW_PRIVATE_URLS: "true" } })
-  })
-
-  afterAll(async () => {
-    await privateNode?.stop()
-    await privateDb?.drop()
-  })
+  const { node: privateNode } = useNode({ label: "admin_private", env: { ALLOW_PRIVATE_URLS: "true" } })
 
   it("accepts loopback and private addresses, and still refuses a non-URL", async () => {
     const local = admin(privateNode)

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { type Answer, call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let a: Awaited<ReturnType<typeof workspaceWithKey>>
 let b: Awaited<ReturnType<typeof workspaceWithKey>>
 
@@ -13,9 +10,9 @@ const A_STREAM = "st_a0a0a0a0a0a0"
 const A_REMOVED = "st_a0a0a0a0dead"
 const MISSING = "st_0123456789ab"
 
+const { node } = useNode({ label: "auth" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("auth")
-  node = await startNode({ databaseUrl: db.url })
   a = await workspaceWithKey(node, ["*"], "Workspace A")
   b = await workspaceWithKey(node, ["*"], "Workspace B")
   for (const id of [A_STREAM, A_REMOVED]) {
@@ -23,11 +20,6 @@ beforeAll(async () => {
     expect(r.status, r.text).toBe(201)
   }
   expect((await a.api.post(`/v1/streams/${A_REMOVED}/delete`)).status).toBe(200)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const ids = (r: Answer) => (r.body.streams as Array<{ id: string }>).map((s) => s.id)
@@ -58,11 +50,13 @@ describe("workspace isolation", () => {
     expect(ids(mine)).not.toContain(created.body.stream.id)
   })
 
-  it.each([
-    ["update", { name: "Hijacked", enabled: false }],
-    ["delete", undefined],
-    ["suggest-map", {}]
-  ] as const)("B's %s of A's stream is 404, exactly like a missing stream", async (action, body) => {
+  it.each(
+    [
+      ["update", { name: "Hijacked", enabled: false }],
+      ["delete", undefined],
+      ["suggest-map", {}]
+    ] as const
+  )("B's %s of A's stream is 404, exactly like a missing stream", async (action, body) => {
     const theirs = await b.api.post(`/v1/streams/${A_STREAM}/${action}`, body)
     const missing = await b.api.post(`/v1/streams/${MISSING}/${action}`, body)
     expectError(theirs, 404, "not_found")
@@ -102,7 +96,10 @@ describe("workspace isolation", () => {
   })
 
   it("a key of A with x-service-account naming B is 403, not a way into B", async () => {
-    const r = await call(node.url, "GET", "/v1/streams", { key: a.apiKey, headers: { "x-service-account": b.accountId } })
+    const r = await call(node.url, "GET", "/v1/streams", {
+      key: a.apiKey,
+      headers: { "x-service-account": b.accountId }
+    })
     expectError(r, 403, "forbidden")
   })
 })
@@ -110,7 +107,9 @@ describe("workspace isolation", () => {
 describe("bearer credentials", () => {
   it("the same key works on every call, and only with the Bearer scheme", async () => {
     for (let i = 0; i < 3; i++) expect((await a.api.get("/v1/whoami")).status).toBe(200)
-    for (const authorization of [a.apiKey, `Token ${a.apiKey}`, `Bearer  ${a.apiKey}x`, `Bearer ${a.apiKey.slice(0, -1)}`]) {
+    for (
+      const authorization of [a.apiKey, `Token ${a.apiKey}`, `Bearer  ${a.apiKey}x`, `Bearer ${a.apiKey.slice(0, -1)}`]
+    ) {
       const r = await call(node.url, "GET", "/v1/whoami", { headers: { authorization } })
       expectError(r, 401, "unauthenticated")
     }
@@ -118,7 +117,9 @@ describe("bearer credentials", () => {
 
   it("a 401 never says whether a key exists", async () => {
     const { accountId, keyId, apiKey } = await workspaceWithKey(node, ["*"])
-    const revoke = await call(node.url, "POST", `/admin/workspaces/${accountId}/keys/${keyId}/revoke`, { key: node.adminToken })
+    const revoke = await call(node.url, "POST", `/admin/workspaces/${accountId}/keys/${keyId}/revoke`, {
+      key: node.adminToken
+    })
     expect(revoke.status, revoke.text).toBe(200)
     const revoked = await call(node.url, "GET", "/v1/streams", { key: apiKey })
     const unknown = await call(node.url, "GET", "/v1/streams", { key: "cw_nobodyEverIssuedThisKey" })

@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { mp3, mp4, png, svg, ttf, wav } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 import { upload } from "../support/Uploads.js"
 
 const MB = 1024 * 1024
 
-let db: TestDatabase
-let node: TestNode
 let key: string
 let api: ReturnType<typeof client>
 let brandId: string
@@ -27,9 +24,9 @@ const libraryIds = async () => (await api.get("/v1/media")).body.files.map((f: {
 
 const style = async () => (await api.get(`/v1/brands/${brandId}`)).body.brand.style
 
+const { node } = useNode({ label: "brand_slots" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("brand_slots")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["media:read", "media:write", "brands:read", "brands:write"], "Slots")
   key = ws.apiKey
   api = ws.api
@@ -37,11 +34,6 @@ beforeAll(async () => {
   expect(created.status, created.text).toBe(201)
   brandId = created.body.brand.id
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 describe("upload into a slot", () => {
   it("stores the file in the library and writes the reference into the style", async () => {

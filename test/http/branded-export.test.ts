@@ -4,16 +4,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { ffmpegPath } from "../../src/render/Ffmpeg.js"
-import { readMp4Info } from "../../src/render/Mp4Info.js"
+import { ffmpegPath } from "../../src/drawing/Ffmpeg.js"
+import { readMp4Info } from "../../src/drawing/Mp4Info.js"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { readZip } from "../support/ZipRead.js"
 
-let db: TestDatabase
-let node: TestNode
 let ws: Awaited<ReturnType<typeof workspaceWithKey>>
 let example: Record<string, unknown>
 let brandId = ""
@@ -43,9 +40,13 @@ const near = (a: ReadonlyArray<number>, b: ReadonlyArray<number>, t: number) =>
   a.every((v, i) => Math.abs(v - b[i]!) <= t)
 const rgb = (hex: string) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16))
 
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true })
+})
+
+const { node } = useNode({ label: "branded_export" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("branded_export")
-  node = await startNode({ databaseUrl: db.url })
   ws = await workspaceWithKey(node)
   example = await compactExample(ws.api)
   const created = await ws.api.post("/v1/brands", {
@@ -67,21 +68,17 @@ beforeAll(async () => {
   ffmpeg("-f", "lavfi", "-i", "color=c=red:s=540x540:r=30", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", intro)
   const sound = join(dir, "sound.wav")
   ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=3", "-ar", "44100", sound)
-  for (const [slot, name, bytes, type] of [
-    ["logo", "acme-logo.png", logo.toBuffer("image/png"), "image/png"],
-    ["intro-1x1", "acme-intro.mp4", readFileSync(intro), "video/mp4"],
-    ["sound", "acme-sound.wav", readFileSync(sound), "audio/wav"]
-  ] as const) {
+  for (
+    const [slot, name, bytes, type] of [
+      ["logo", "acme-logo.png", logo.toBuffer("image/png"), "image/png"],
+      ["intro-1x1", "acme-intro.mp4", readFileSync(intro), "video/mp4"],
+      ["sound", "acme-sound.wav", readFileSync(sound), "audio/wav"]
+    ] as const
+  ) {
     const r = await upload(`/v1/brands/${brandId}/assets/${slot}`, name, bytes, type)
     expect(r.status, r.text).toBe(201)
   }
 }, 60_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-  rmSync(dir, { recursive: true, force: true })
-})
 
 describe("direct export with a brand", () => {
   it("draws an MP4 longer by the intro, with AAC sound, and records the brand in the package", async () => {

@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { PALETTE_COLOR_KEYS } from "../../src/brands/Palette.js"
 import { type client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
 const ULID = /^[0-9A-HJKMNP-TV-Z]{26}$/
 const HEX = /^#[0-9a-f]{6}$/
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let other: ReturnType<typeof client>
 
+const { node } = useNode({ label: "brands" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("brands")
-  node = await startNode({ databaseUrl: db.url })
   api = (await workspaceWithKey(node, ["brands:read", "brands:write"])).api
   other = (await workspaceWithKey(node, ["brands:read", "brands:write"], "Other")).api
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const create = async (body?: Record<string, unknown>) => {
@@ -67,7 +59,11 @@ describe("brands", () => {
   })
 
   it("applies a retried create (same x-request-id) once, with or without a name", async () => {
-    for (const [requestId, body] of [["01JZZZZZZZZZZZZZZZZZZZZZZ2", {}], ["01JZZZZZZZZZZZZZZZZZZZZZZ3", { name: "Retried" }]] as const) {
+    for (
+      const [requestId, body] of [["01JZZZZZZZZZZZZZZZZZZZZZZ2", {}], ["01JZZZZZZZZZZZZZZZZZZZZZZ3", {
+        name: "Retried"
+      }]] as const
+    ) {
       const first = await api.post("/v1/brands", body, { "x-request-id": requestId })
       const second = await api.post("/v1/brands", body, { "x-request-id": requestId })
       expect(first.status, first.text).toBe(201)

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
 let a: TestNode
 let b: TestNode
 
-beforeAll(async () => {
-  db = await createTestDatabase("channels_multinode")
-  ;[a, b] = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
-})
+const db = useDatabase("channels_multinode")
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()])
-  await db?.drop()
+})
+
+beforeAll(async () => {
+  ;[a, b] = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
 })
 
 describe("channels on two nodes over one database", () => {

@@ -1,19 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, ULID } from "../support/Routes.js"
 
 const SCOREBOARD = "tpl_c51d0a7e3f92"
 const INDEX_CLOSE = { sourceSlug: "markets", formatSlug: "index-close" }
 const CURRENCY_MOVES = { sourceSlug: "markets", formatSlug: "currency-moves" }
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let accountId: string
 
-const scopes = ["channels:read", "channels:write", "brands:write", "streams:read", "streams:write", "feeds:write", "postlists:write"]
+const scopes = [
+  "channels:read",
+  "channels:write",
+  "brands:write",
+  "streams:read",
+  "streams:write",
+  "feeds:write",
+  "postlists:write"
+]
 const pathsOf = (r: Answer) => r.body.error.details.map((d: { path: string }) => d.path)
 const newChannel = async (name: string, c = api) => (await c.post("/v1/channels", { name })).body.channel
 const subscribe = (channelId: string, body: unknown, c = api) => c.post(`/v1/channels/${channelId}/subscriptions`, body)
@@ -23,18 +29,13 @@ const rowsOf = async (channelId: string) =>
 const newStream = async (name: string, c = api) =>
   (await c.post("/v1/streams", { name, templateId: MARKET })).body.stream as { id: string }
 
+const { db, node } = useNode({ label: "subscriptions" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("subscriptions")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, scopes)
   api = ws.api
   accountId = ws.accountId
   await api.post("/v1/brands", { name: "House" })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 describe("BROADCAST subscriptions", () => {
@@ -102,7 +103,9 @@ describe("BROADCAST subscriptions", () => {
     const sub = r.body.channel.subscriptions[0]
     expect(sub).toMatchObject({ templateVariant: null, templateVersion: null })
     const at = `/v1/channels/${ch.id}/subscriptions/${sub.id}`
-    expect((await api.patch(at, { templateVersion: "1.1.0" })).body.channel.subscriptions[0].templateVersion).toBe("1.1.0")
+    expect((await api.patch(at, { templateVersion: "1.1.0" })).body.channel.subscriptions[0].templateVersion).toBe(
+      "1.1.0"
+    )
     const back = await api.patch(at, { templateVersion: "latest" })
     expect(back.status, back.text).toBe(200)
     expect(back.body.channel.subscriptions[0].templateVersion).toBeNull()
@@ -113,7 +116,9 @@ describe("BROADCAST subscriptions", () => {
     expect(queue.status, queue.text).toBe(201)
     const onQueue = await subscribe(ch.id, { kind: "QUEUE", queueId: queue.body.queue.id, templateVersion: "latest" })
     expect(onQueue.status, onQueue.text).toBe(201)
-    const rows = await query(db.url, "SELECT template_version FROM channel_subscriptions WHERE channel_id = $1", [ch.id])
+    const rows = await query(db.url, "SELECT template_version FROM channel_subscriptions WHERE channel_id = $1", [
+      ch.id
+    ])
     expect(rows.map((row) => row["template_version"])).toEqual([null, null, null])
     const listed = (await api.get("/v1/channels")).body.channels.find((c: { id: string }) => c.id === ch.id)
     expect(listed.subscriptions.map((s: { templateVersion: unknown }) => s.templateVersion)).toEqual([null, null, null])
@@ -285,11 +290,13 @@ describe("changing and removing subscriptions", () => {
     await other.post("/v1/brands", { name: "Snoop brand" })
     const missing = await subscribe("01ARZ3NDEKTSV4RRFFQ69G5FAV", { kind: "BROADCAST", ...INDEX_CLOSE }, other)
     expectError(missing, 404, "not_found")
-    for (const r of [
-      await subscribe(ch.id, { kind: "BROADCAST", ...INDEX_CLOSE }, other),
-      await other.patch(`/v1/channels/${ch.id}/subscriptions/${sub.id}`, { enabled: false }),
-      await other.post(`/v1/channels/${ch.id}/subscriptions/${sub.id}/delete`)
-    ]) {
+    for (
+      const r of [
+        await subscribe(ch.id, { kind: "BROADCAST", ...INDEX_CLOSE }, other),
+        await other.patch(`/v1/channels/${ch.id}/subscriptions/${sub.id}`, { enabled: false }),
+        await other.post(`/v1/channels/${ch.id}/subscriptions/${sub.id}/delete`)
+      ]
+    ) {
       expectError(r, 404, "not_found")
     }
     // Another channel's subscription id under one's own channel is missing too.
@@ -298,11 +305,13 @@ describe("changing and removing subscriptions", () => {
     expect(await rowsOf(ch.id)).toBe(1)
 
     const reader = client(node, (await admin(node).key(accountId, ["channels:read"])).apiKey)
-    for (const r of [
-      await subscribe(ch.id, { kind: "BROADCAST", ...INDEX_CLOSE }, reader),
-      await reader.patch(`/v1/channels/${ch.id}/subscriptions/${sub.id}`, { enabled: false }),
-      await reader.post(`/v1/channels/${ch.id}/subscriptions/${sub.id}/delete`)
-    ]) {
+    for (
+      const r of [
+        await subscribe(ch.id, { kind: "BROADCAST", ...INDEX_CLOSE }, reader),
+        await reader.patch(`/v1/channels/${ch.id}/subscriptions/${sub.id}`, { enabled: false }),
+        await reader.post(`/v1/channels/${ch.id}/subscriptions/${sub.id}/delete`)
+      ]
+    ) {
       expect(expectError(r, 403, "forbidden").message).toContain("channels:write")
     }
   })

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let accountId: string
 let brand: { id: string; name: string }
@@ -14,18 +12,13 @@ const pathsOf = (r: Answer) => r.body.error.details.map((d: { path: string }) =>
 const names = async (c = api) => (await c.get("/v1/channels")).body.channels.map((ch: { name: string }) => ch.name)
 const newBrand = async (c: ReturnType<typeof client>, name: string) => (await c.post("/v1/brands", { name })).body.brand
 
+const { db, node } = useNode({ label: "channels" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("channels")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, scopes)
   api = ws.api
   accountId = ws.accountId
   brand = await newBrand(api, "House")
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 describe("channels", () => {
@@ -102,8 +95,12 @@ describe("channels", () => {
       [{ name: "Feed", surface: "myspace" }, 400, "schema_validation", "/surface"],
       [{ name: "Feed", locale: "xx" }, 400, "schema_validation", "/locale"],
       [{ name: "Feed", posting: { silent: true } }, 400, "schema_validation", "/posting/silent"],
-      [{ name: "Feed", surface: "tiktok", posting: { hashtagsAsFirstComment: true } }, 400, "schema_validation",
-        "/posting/hashtagsAsFirstComment"],
+      [
+        { name: "Feed", surface: "tiktok", posting: { hashtagsAsFirstComment: true } },
+        400,
+        "schema_validation",
+        "/posting/hashtagsAsFirstComment"
+      ],
       [{ name: "Feed", deliverByEmail: false }, 400, "schema_validation", "/deliverByEmail"],
       [{ name: "Feed", deliverByEmail: false, deliverByWebhook: false }, 400, "schema_validation", "/deliverByEmail"],
       [{ name: "x".repeat(81) }, 400, "schema_validation", "/name"],
@@ -208,11 +205,13 @@ describe("channels", () => {
 
     const reader = client(node, (await admin(node).key(accountId, ["channels:read"])).apiKey)
     expect((await reader.get("/v1/channels")).status).toBe(200)
-    for (const r of [
-      await reader.post("/v1/channels", { name: "Nope" }),
-      await reader.patch(`/v1/channels/${ch.id}`, { enabled: false }),
-      await reader.post(`/v1/channels/${ch.id}/delete`)
-    ]) {
+    for (
+      const r of [
+        await reader.post("/v1/channels", { name: "Nope" }),
+        await reader.patch(`/v1/channels/${ch.id}`, { enabled: false }),
+        await reader.post(`/v1/channels/${ch.id}/delete`)
+      ]
+    ) {
       expect(r.status).toBe(403)
       expect(r.body.error.code).toBe("forbidden")
       expect(r.body.error.message).toContain("channels:write")

@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { expectError, MARKET, newEventId } from "../support/Routes.js"
+import { query } from "../support/Database.js"
+import { carry, insertDelivery, publishedPost } from "../support/DeliveryRows.js"
+import { useNode } from "../support/Rig.js"
+import { expectError, newEventId } from "../support/Routes.js"
 
 // The hand-over writes deliveries; here they are arranged directly in SQL so the log can be read in every state
 // without a receiver. Sending and redelivering for real is tested with the hand-over itself.
 
 type Api = ReturnType<typeof client>
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let accountId: string
 let other: { api: Api; accountId: string }
@@ -35,71 +34,16 @@ const longEmail = emailHead + "A".repeat(65535 - emailHead.length) + "é and the
 
 const sqlAt = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000)
 
-const insertDelivery = (d: {
-  id: string
-  workspaceId: string
-  via: "webhook" | "email"
-  state: string
-  attempt: number
-  createdAt: Date
-  body: string | null
-  headers?: Record<string, string>
-  recipients?: Array<string>
-  lastStatusCode?: number | null
-  lastError?: string | null
-  deliveredAt?: Date | null
-}) =>
-  query(
-    db.url,
-    `INSERT INTO deliveries (id, workspace_id, owner, via, event, state, attempt, last_status_code, last_error,
-       delivered_at, body, headers, recipients, created_at)
-     VALUES ($1, $2, 'handover-3', $3, 'post.publish', $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-    [
-      d.id,
-      d.workspaceId,
-      d.via,
-      d.state,
-      d.attempt,
-      d.lastStatusCode ?? null,
-      d.lastError ?? null,
-      d.deliveredAt ?? null,
-      d.body === null ? null : Buffer.from(d.body, "utf8"),
-      JSON.stringify(d.headers ?? {}),
-      JSON.stringify(d.recipients ?? []),
-      d.createdAt
-    ]
-  )
-
-const carry = (deliveryId: string, postIds: Array<string>, via: string) =>
-  Promise.all(postIds.map((postId, position) =>
-    query(db.url, "INSERT INTO delivery_posts VALUES ($1, $2, $3, $4, 'post.publish')", [deliveryId, postId, position, via])
-  ))
-
-/** A published job and its post on a channel, as the pipeline leaves them. */
-const publishedPost = async (workspaceId: string, ingestEventId: string, channelId: string, platform: string) => {
-  const jobId = newEventId()
-  const postId = newEventId()
-  await query(
-    db.url,
-    `INSERT INTO jobs (id, workspace_id, ingest_event_id, channel_id, subscription_id, origin, status, template_id,
-       ratio, locale) VALUES ($1, $2, $3, $4, 'sub', 'stream', 'PUBLISHED', $5, '9x16', 'en')`,
-    [jobId, workspaceId, ingestEventId, channelId, MARKET]
-  )
-  await query(
-    db.url,
-    `INSERT INTO posts (id, workspace_id, job_id, channel_id, platform, surface, locale, ratio, state, title, caption,
-       scheduled_for, published_at) VALUES ($1, $2, $3, $4, $5, 'x', 'en', '9x16', 'PUBLISHED', 'Copper slips',
-       'Copper: down.', now(), now())`,
-    [postId, workspaceId, jobId, channelId, platform]
-  )
-  return postId
-}
+const { db, node } = useNode({ label: "deliveries_log" })
 
 beforeAll(async () => {
-  db = await createTestDatabase("deliveries_log")
-  node = await startNode({ databaseUrl: db.url })
-  const ws = await workspaceWithKey(node, ["connections:read", "connections:write", "posts:read", "brands:write",
-    "channels:write"], "Desk")
+  const ws = await workspaceWithKey(node, [
+    "connections:read",
+    "connections:write",
+    "posts:read",
+    "brands:write",
+    "channels:write"
+  ], "Desk")
   api = ws.api
   accountId = ws.accountId
   const them = await workspaceWithKey(node, ["connections:read", "connections:write", "posts:read"], "Elsewhere")
@@ -117,8 +61,8 @@ beforeAll(async () => {
        data, request_id) VALUES ($1, $2, $3, 'h', 'stream', 'stream', 'Metals', 'ACCEPTED', now(), '{}', $1)`,
     [eventId, accountId, newEventId()]
   )
-  posts.shorts = await publishedPost(accountId, eventId, shorts.body.channel.id, "youtube")
-  posts.telegram = await publishedPost(accountId, eventId, telegram.body.channel.id, "telegram")
+  posts.shorts = await publishedPost(db.url, accountId, eventId, shorts.body.channel.id, "youtube")
+  posts.telegram = await publishedPost(db.url, accountId, eventId, telegram.body.channel.id, "telegram")
 
   // Old delivered calls carrying nothing, enough to pass the list's largest limit.
   await query(
@@ -131,7 +75,7 @@ beforeAll(async () => {
   )
 
   ids.webhookDead = newEventId()
-  await insertDelivery({
+  await insertDelivery(db.url, {
     id: ids.webhookDead,
     workspaceId: accountId,
     via: "webhook",
@@ -143,7 +87,7 @@ beforeAll(async () => {
     lastStatusCode: 503,
     lastError: "HTTP 503"
   })
-  await carry(ids.webhookDead, [posts.telegram, posts.shorts], "webhook")
+  await carry(db.url, ids.webhookDead, [posts.telegram, posts.shorts], "webhook")
   const attempt = "INSERT INTO delivery_attempts VALUES ($1, $2, $3, $4, $5, $6, $7, $8)"
   const started = sqlAt(40)
   await query(db.url, attempt, [ids.webhookDead, 1, false, started, 120, 500, "HTTP 500", "{\"error\":\"down\"}"])
@@ -152,7 +96,7 @@ beforeAll(async () => {
   await query(db.url, attempt, [ids.webhookDead, 4, true, sqlAt(20), 75, 503, "HTTP 503", "still busy"])
 
   ids.emailDelivered = newEventId()
-  await insertDelivery({
+  await insertDelivery(db.url, {
     id: ids.emailDelivered,
     workspaceId: accountId,
     via: "email",
@@ -164,10 +108,10 @@ beforeAll(async () => {
     lastStatusCode: 250,
     deliveredAt: sqlAt(29)
   })
-  await carry(ids.emailDelivered, [posts.shorts, posts.telegram], "email")
+  await carry(db.url, ids.emailDelivered, [posts.shorts, posts.telegram], "email")
 
   ids.emailDead = newEventId()
-  await insertDelivery({
+  await insertDelivery(db.url, {
     id: ids.emailDead,
     workspaceId: accountId,
     via: "email",
@@ -180,7 +124,7 @@ beforeAll(async () => {
   })
 
   ids.uncomposed = newEventId()
-  await insertDelivery({
+  await insertDelivery(db.url, {
     id: ids.uncomposed,
     workspaceId: accountId,
     via: "email",
@@ -191,7 +135,7 @@ beforeAll(async () => {
   })
 
   ids.theirs = newEventId()
-  await insertDelivery({
+  await insertDelivery(db.url, {
     id: ids.theirs,
     workspaceId: other.accountId,
     via: "webhook",
@@ -202,13 +146,23 @@ beforeAll(async () => {
   })
 }, 120_000)
 
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
-
-const ROW_FIELDS = ["attempt", "channelName", "channelNames", "createdAt", "deliveredAt", "event", "id", "lastError",
-  "lastStatusCode", "nextAttemptAt", "platform", "postId", "postIds", "state", "via"]
+const ROW_FIELDS = [
+  "attempt",
+  "channelName",
+  "channelNames",
+  "createdAt",
+  "deliveredAt",
+  "event",
+  "id",
+  "lastError",
+  "lastStatusCode",
+  "nextAttemptAt",
+  "platform",
+  "postId",
+  "postIds",
+  "state",
+  "via"
+]
 
 describe("GET /v1/deliveries", () => {
   it("lists the newest 40 by default, newest first, each with the first post's channel and every post carried", async () => {
@@ -256,7 +210,13 @@ describe("GET /v1/deliveries", () => {
     })
     expect(Date.parse(deliveries[2].deliveredAt)).toBeGreaterThan(Date.parse(deliveries[2].createdAt))
     // A delivery carrying no post yet has no first post.
-    expect(deliveries[1]).toMatchObject({ postId: null, channelName: null, platform: null, postIds: [], channelNames: [] })
+    expect(deliveries[1]).toMatchObject({
+      postId: null,
+      channelName: null,
+      platform: null,
+      postIds: [],
+      channelNames: []
+    })
   })
 
   it("takes limit from 1 to 200 and refuses anything else, naming limit", async () => {
@@ -298,8 +258,22 @@ describe("GET /v1/deliveries/{id}", () => {
       [ids.webhookDead]
     )
     expect(attempts).toEqual([
-      { attempt: 1, redelivery: false, durationMs: 120, statusCode: 500, error: "HTTP 500", answer: "{\"error\":\"down\"}" },
-      { attempt: 2, redelivery: false, durationMs: 15000, statusCode: null, error: "no answer within 15 s", answer: null },
+      {
+        attempt: 1,
+        redelivery: false,
+        durationMs: 120,
+        statusCode: 500,
+        error: "HTTP 500",
+        answer: "{\"error\":\"down\"}"
+      },
+      {
+        attempt: 2,
+        redelivery: false,
+        durationMs: 15000,
+        statusCode: null,
+        error: "no answer within 15 s",
+        answer: null
+      },
       { attempt: 3, redelivery: false, durationMs: 80, statusCode: 503, error: "HTTP 503", answer: "busy" },
       { attempt: 4, redelivery: true, durationMs: 75, statusCode: 503, error: "HTTP 503", answer: "still busy" }
       // Recorded without the headers they went out with (as attempts from before the log kept them).
@@ -323,7 +297,11 @@ describe("GET /v1/deliveries/{id}", () => {
     expect(delivery.body.startsWith(emailHead)).toBe(true)
 
     const short = (await api.get(`/v1/deliveries/${ids.emailDead}`)).body.delivery
-    expect(short).toMatchObject({ body: emailHead + "Short message.", bodyTruncated: false, lastError: "connect ECONNREFUSED" })
+    expect(short).toMatchObject({
+      body: emailHead + "Short message.",
+      bodyTruncated: false,
+      lastError: "connect ECONNREFUSED"
+    })
     const uncomposed = (await api.get(`/v1/deliveries/${ids.uncomposed}`)).body.delivery
     expect(uncomposed).toMatchObject({ body: null, bodyBytes: null, bodyTruncated: false })
   })

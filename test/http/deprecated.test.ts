@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let channelId: string
 
@@ -21,16 +19,11 @@ const newChannel = async (c: ReturnType<typeof client>) => {
   return r.body.channel.id as string
 }
 
+const { db, node } = useNode({ label: "deprecated" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("deprecated")
-  node = await startNode({ databaseUrl: db.url })
   api = (await workspaceWithKey(node, scopes)).api
   channelId = await newChannel(api)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 describe("channel credentials (deprecated)", () => {

@@ -1,33 +1,25 @@
 import { ulid } from "ulid"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { ErrorCatalogue } from "../../src/domain/Errors.js"
 import { type Answer, call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, TRACEPARENT, ULID } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let key: string
 let otherKey: string
 let streamId: string
 /** `{base_url}/errors`: PUBLIC_BASE_URL is unset, so it defaults to http://localhost:$PORT. */
 let errorsBase: string
 
+const { node } = useNode({ label: "errors" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("errors")
-  node = await startNode({ databaseUrl: db.url })
   key = (await workspaceWithKey(node, ["*"], "Errors")).apiKey
   otherKey = (await workspaceWithKey(node, ["*"], "Errors elsewhere")).apiKey
   errorsBase = `http://localhost:${new URL(node.url).port}/errors`
   const created = await call(node.url, "POST", "/v1/streams", { key, body: { name: "Mine", templateId: MARKET } })
   expect(created.status, created.text).toBe(201)
   streamId = created.body.stream.id
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}, as = key) =>
@@ -221,14 +213,20 @@ describe("junk bodies never answer 500", () => {
   let seed = 20261122
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
   const pick = <A>(xs: ReadonlyArray<A>): A => xs[Math.floor(next() * xs.length)]!
-  const junkString = () => String.fromCharCode(...Array.from({ length: Math.floor(next() * 40) }, () => Math.floor(next() * 0xffff)))
+  const junkString = () =>
+    String.fromCharCode(...Array.from({ length: Math.floor(next() * 40) }, () => Math.floor(next() * 0xffff)))
   const junk = (depth: number): unknown => {
     switch (pick(["string", "number", "array", "null", "object", "nested", "bool"])) {
-      case "string": return junkString()
-      case "number": return pick([0, -1, 1e308, -1e308, 2 ** 53 + 1, 2_147_483_648, 0.5, 1e-300])
-      case "array": return depth > 3 ? [] : Array.from({ length: Math.floor(next() * 4) }, () => junk(depth + 1))
-      case "null": return null
-      case "bool": return next() < 0.5
+      case "string":
+        return junkString()
+      case "number":
+        return pick([0, -1, 1e308, -1e308, 2 ** 53 + 1, 2_147_483_648, 0.5, 1e-300])
+      case "array":
+        return depth > 3 ? [] : Array.from({ length: Math.floor(next() * 4) }, () => junk(depth + 1))
+      case "null":
+        return null
+      case "bool":
+        return next() < 0.5
       case "nested": {
         let value: unknown = junkString()
         for (let i = 0; i < 200; i++) value = { [junkString()]: value }
@@ -246,7 +244,9 @@ describe("junk bodies never answer 500", () => {
   const body = (path: string, i: number): string => {
     if (i % 10 === 0) return JSON.stringify(junk(0))
     if (i % 10 === 1) return `{"name": 1e400, "templateId": ${"9".repeat(400)}}`
-    const shape: Record<string, unknown> = Object.fromEntries(fields[path]!.map((f) => [f, next() < 0.5 ? junkString() : junk(1)]))
+    const shape: Record<string, unknown> = Object.fromEntries(
+      fields[path]!.map((f) => [f, next() < 0.5 ? junkString() : junk(1)])
+    )
     if (path === "/v1/streams" && next() < 0.5) shape["templateId"] = MARKET
     if (path === "/v1/streams" && next() < 0.5) shape["fieldMap"] = { [`/${junkString()}`]: { from: junkString() } }
     return JSON.stringify(shape)

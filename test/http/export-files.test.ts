@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { PayloadTooLarge } from "../../src/domain/Errors.js"
-import { MAX_ZIP_BYTES, videoFileName, zipSizeProblem } from "../../src/renders/exports/KeptExport.js"
-import { checkLinkKey, issueLinkKey } from "../../src/renders/exports/ExportLinkKeys.js"
-import { makeSigning } from "../../src/storage/Signing.js"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, call, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { compactExample, MARKET, videoBody, waitForExport } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
 type Api = ReturnType<typeof client>
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let key: string
 let readOnly: Api
@@ -26,9 +20,9 @@ let twin: string
 const NAME_EN = "market-move_compact_1.0.1_no-brand_1x1_en.mp4"
 const NAME_DE = "market-move_compact_1.0.1_no-brand_1x1_de.mp4"
 
+const { db, node } = useNode({ label: "export_files", env: { RENDER_SLOTS: "2" } })
+
 beforeAll(async () => {
-  db = await createTestDatabase("export_files")
-  node = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "2" } })
   const ws = await workspaceWithKey(node, ["renders:read", "renders:write", "templates:read"], "Files")
   api = ws.api
   key = ws.apiKey
@@ -60,11 +54,6 @@ const waitKept = async (jobId: string) => {
   }
   throw new Error(`export ${jobId} was never kept`)
 }
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 /** The raw bytes of an answer; with `bearer` the test workspace's key is sent. */
 const bytes = async (path: string, headers: Record<string, string> = {}, bearer?: string, body?: unknown) => {
@@ -118,56 +107,6 @@ const linkPath = (url: string) => {
   const u = new URL(url)
   return `${u.pathname}${u.search}`
 }
-
-
-describe("link keys (pure, fake clock)", () => {
-  const signing = makeSigning(new Uint8Array(32).fill(9))
-  const t0 = new Date("2030-01-01T00:00:00Z")
-  const plus = (minutes: number) => new Date(t0.getTime() + minutes * 60_000)
-
-  it("an unkept video's key lasts 15 minutes and names exactly one export", () => {
-    const issued = issueLinkKey(signing, "JOB1", false, t0)
-    expect(issued.expiresAt).toEqual(plus(15))
-    expect(checkLinkKey(signing, "JOB1", issued.key, plus(14))).toEqual({ _tag: "Valid", whileKept: false })
-    expect(checkLinkKey(signing, "JOB1", issued.key, plus(16))._tag).toBe("Invalid")
-    expect(checkLinkKey(signing, "JOB2", issued.key, plus(1))._tag).toBe("Invalid")
-    const [exp, sig] = issued.key.split(".") as [string, string]
-    expect(checkLinkKey(signing, "JOB1", `${Number(exp) + 3600}.${sig}`, plus(1))._tag).toBe("Invalid")
-    expect(checkLinkKey(signing, "JOB1", `kept.${sig}`, plus(1))._tag).toBe("Invalid")
-    expect(checkLinkKey(signing, "JOB1", "", plus(1))._tag).toBe("Invalid")
-  })
-
-  it("never outlives the file: capped at notAfter", () => {
-    const issued = issueLinkKey(signing, "JOB1", false, t0, plus(5))
-    expect(issued.expiresAt).toEqual(plus(5))
-    expect(checkLinkKey(signing, "JOB1", issued.key, plus(6))._tag).toBe("Invalid")
-  })
-
-  it("a kept video's key has no date (held while kept, which the route checks)", () => {
-    const issued = issueLinkKey(signing, "JOB1", true, t0)
-    expect(issued.expiresAt).toBeNull()
-    const tenYears = plus(60 * 24 * 365 * 10)
-    expect(checkLinkKey(signing, "JOB1", issued.key, tenYears)).toEqual({ _tag: "Valid", whileKept: true })
-    const tampered = issued.key.slice(0, -1) + (issued.key.endsWith("A") ? "B" : "A")
-    expect(checkLinkKey(signing, "JOB1", tampered, t0)._tag).toBe("Invalid")
-    expect(checkLinkKey(makeSigning(new Uint8Array(32).fill(8)), "JOB1", issued.key, t0)._tag).toBe("Invalid")
-  })
-})
-
-describe("zip rules (pure)", () => {
-  it("400 MB together is the ceiling", () => {
-    expect(zipSizeProblem([MAX_ZIP_BYTES])).toBeUndefined()
-    expect(zipSizeProblem([300 * 1024 * 1024, 100 * 1024 * 1024 + 1])).toBeInstanceOf(PayloadTooLarge)
-  })
-
-  it("names by template, variant, version, brand, shape and language", () => {
-    const base = { templateName: "Market move", variant: "compact", version: "1.0.1", ratio: "9x16", locale: "de" }
-    expect(videoFileName({ ...base, brandName: null })).toBe("market-move_compact_1.0.1_no-brand_9x16_de.mp4")
-    expect(videoFileName({ ...base, brandName: "Café Ünion / Süd" })).toBe(
-      "market-move_compact_1.0.1_cafe-union-sud_9x16_de.mp4"
-    )
-  })
-})
 
 describe("download", () => {
   it("answers the mp4 inline under a descriptive name; ?as=video changes nothing", async () => {

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, indexClose, MARKET, newEventId, ULID } from "../support/Routes.js"
 
 const INDEX_CLOSE = { sourceSlug: "markets", formatSlug: "index-close" }
 const ROUTE = "/v1/ingest/markets/index-close"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("feed_ingest")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "feed_ingest" })
 
 const scopes = ["channels:write", "channels:read", "brands:write", "feeds:write", "ingest:write"]
 
@@ -44,7 +33,8 @@ const event = (extra: Record<string, unknown> = {}) => ({
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, "Z")
 const eventsOf = (accountId: string) =>
   query(db.url, "SELECT * FROM ingest_events WHERE workspace_id = $1 ORDER BY received_at, id", [accountId])
-const jobsOf = (ingestEventId: string) => query(db.url, "SELECT * FROM jobs WHERE ingest_event_id = $1", [ingestEventId])
+const jobsOf = (ingestEventId: string) =>
+  query(db.url, "SELECT * FROM jobs WHERE ingest_event_id = $1", [ingestEventId])
 const pathsOf = (r: Answer) => r.body.error.details.map((d: { path: string }) => d.path)
 
 describe("POST /v1/ingest/{source}/{format}", () => {
@@ -53,10 +43,21 @@ describe("POST /v1/ingest/{source}/{format}", () => {
     const r = await ws.api.post(ROUTE, event())
     expect(r.status, r.text).toBe(202)
     expect(r.body).toMatchObject({ status: "accepted", idempotent: false, warnings: [], normalized: indexClose })
-    expect(r.body.matched).toEqual([expect.objectContaining({ channelId: ws.channelId, templateId: MARKET, postGroupId: expect.stringMatching(ULID) })])
+    expect(r.body.matched).toEqual([
+      expect.objectContaining({ channelId: ws.channelId, templateId: MARKET, postGroupId: expect.stringMatching(ULID) })
+    ])
     const [row] = await eventsOf(ws.accountId)
-    expect(row).toMatchObject({ id: r.body.ingestEventId, origin: "shipped", input: "feed", status: "ACCEPTED", details: "markets/index-close" })
-    expect((await jobsOf(r.body.ingestEventId)).map((j) => [j.channel_id, j.origin])).toEqual([[ws.channelId, "shipped"]])
+    expect(row).toMatchObject({
+      id: r.body.ingestEventId,
+      origin: "shipped",
+      input: "feed",
+      status: "ACCEPTED",
+      details: "markets/index-close"
+    })
+    expect((await jobsOf(r.body.ingestEventId)).map((j) => [j.channel_id, j.origin])).toEqual([[
+      ws.channelId,
+      "shipped"
+    ]])
   })
 
   it("no channel listening, or the feed switched off: 202 no_match, nothing drawn", async () => {
@@ -87,7 +88,12 @@ describe("POST /v1/ingest/{source}/{format}", () => {
     const first = await ws.api.post(ROUTE, body)
     const again = await ws.api.post(ROUTE, body)
     expect(again.status, again.text).toBe(202)
-    expect(again.body).toMatchObject({ status: "duplicate", idempotent: true, matched: [], ingestEventId: first.body.ingestEventId })
+    expect(again.body).toMatchObject({
+      status: "duplicate",
+      idempotent: true,
+      matched: [],
+      ingestEventId: first.body.ingestEventId
+    })
     expectError(await ws.api.post(ROUTE, { ...body, origin: "custom" }), 409, "idempotency_conflict")
     expect(await eventsOf(ws.accountId)).toHaveLength(1)
   })
@@ -124,7 +130,10 @@ describe("origin manual: publishAt and timezone", () => {
 
   it("a local time is read in timezone", async () => {
     const ws = await workspace("Local time")
-    const r = await ws.api.post(ROUTE, event({ origin: "manual", publishAt: "2030-07-01T09:00", timezone: "Europe/Berlin" }))
+    const r = await ws.api.post(
+      ROUTE,
+      event({ origin: "manual", publishAt: "2030-07-01T09:00", timezone: "Europe/Berlin" })
+    )
     expect(r.status, r.text).toBe(202)
     const [row] = await eventsOf(ws.accountId)
     expect(new Date(row!.publish_at as string).toISOString()).toBe("2030-07-01T07:00:00.000Z")
@@ -155,7 +164,9 @@ describe("POST /v1/ingest/{source}/{format}/validate", () => {
     const r = await ws.api.post(`${ROUTE}/validate`, event())
     expect(r.status, r.text).toBe(200)
     expect(r.body).toMatchObject({ valid: true, stale: false, normalized: indexClose, warnings: [] })
-    expect(r.body.wouldMatch).toEqual([expect.objectContaining({ channelId: ws.channelId, outputs: [{ ratio: "9x16", locale: "en" }] })])
+    expect(r.body.wouldMatch).toEqual([
+      expect.objectContaining({ channelId: ws.channelId, outputs: [{ ratio: "9x16", locale: "en" }] })
+    ])
     const old = await ws.api.post(`${ROUTE}/validate`, event({ occurredAt: "2020-01-01T00:00:00Z" }))
     expect(old.body).toMatchObject({ valid: false, stale: true, wouldMatch: [] })
     expect(await eventsOf(ws.accountId)).toEqual([])
@@ -181,23 +192,44 @@ describe("broadcasts", () => {
 
     const r = await platform.post("/v1/broadcast", body)
     expect(r.status, r.text).toBe(202)
-    expect(r.body).toMatchObject({ status: "accepted", idempotent: false, eventId: body.eventId, broadcastId: expect.stringMatching(ULID) })
+    expect(r.body).toMatchObject({
+      status: "accepted",
+      idempotent: false,
+      eventId: body.eventId,
+      broadcastId: expect.stringMatching(ULID)
+    })
     const reached = r.body.workspaces.map((w: { accountId: string }) => w.accountId)
     expect(reached).toEqual(expect.arrayContaining([a.accountId, b.accountId]))
     expect(reached).not.toContain(off.accountId)
     expect(reached).not.toContain(deaf.accountId)
     for (const ws of [a, b]) {
       const [row] = await eventsOf(ws.accountId)
-      expect(row).toMatchObject({ event_id: body.eventId, origin: "shipped", input: "broadcast", status: "ACCEPTED", broadcast_id: r.body.broadcastId })
+      expect(row).toMatchObject({
+        event_id: body.eventId,
+        origin: "shipped",
+        input: "broadcast",
+        status: "ACCEPTED",
+        broadcast_id: r.body.broadcastId
+      })
       expect(await jobsOf(row!.id as string)).toHaveLength(1)
     }
     expect(await eventsOf(off.accountId)).toEqual([])
 
     const shown = await platform.get(`/v1/broadcast/${r.body.broadcastId}`)
     expect(shown.status, shown.text).toBe(200)
-    expect(shown.body.broadcast).toMatchObject({ id: r.body.broadcastId, eventId: body.eventId, feedId: "fd_4b1e9c2a7d03", status: "accepted" })
-    expect(shown.body.broadcast.events.filter((e: { accountId: string }) => [a.accountId, b.accountId].includes(e.accountId)))
-      .toEqual([expect.objectContaining({ status: "ACCEPTED", jobs: 1 }), expect.objectContaining({ status: "ACCEPTED", jobs: 1 })])
+    expect(shown.body.broadcast).toMatchObject({
+      id: r.body.broadcastId,
+      eventId: body.eventId,
+      feedId: "fd_4b1e9c2a7d03",
+      status: "accepted"
+    })
+    expect(
+      shown.body.broadcast.events.filter((e: { accountId: string }) => [a.accountId, b.accountId].includes(e.accountId))
+    )
+      .toEqual([
+        expect.objectContaining({ status: "ACCEPTED", jobs: 1 }),
+        expect.objectContaining({ status: "ACCEPTED", jobs: 1 })
+      ])
     const listed = await platform.get("/v1/broadcasts?perPage=100")
     expect(listed.status, listed.text).toBe(200)
     expect(listed.body.broadcasts.map((x: { id: string }) => x.id)).toContain(r.body.broadcastId)
@@ -223,7 +255,14 @@ describe("broadcasts", () => {
 
   it("a workspace key is refused on every broadcast route with 403 naming ingest:shipped", async () => {
     const ws = await workspaceWithKey(node, ["*"], "Not the platform")
-    for (const [method, path] of [["POST", "/v1/broadcast"], ["POST", "/v1/broadcast/validate"], ["GET", "/v1/broadcasts"], ["GET", "/v1/broadcast/01JAAAAAAAAAAAAAAAAAAAAAAA"]] as const) {
+    for (
+      const [method, path] of [
+        ["POST", "/v1/broadcast"],
+        ["POST", "/v1/broadcast/validate"],
+        ["GET", "/v1/broadcasts"],
+        ["GET", "/v1/broadcast/01JAAAAAAAAAAAAAAAAAAAAAAA"]
+      ] as const
+    ) {
       const r = method === "GET" ? await ws.api.get(path) : await ws.api.post(path, broadcast())
       expect(expectError(r, 403, "forbidden").message).toContain("This credential lacks the ingest:shipped scope")
     }

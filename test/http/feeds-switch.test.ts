@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let accountId: string
 
@@ -20,18 +18,13 @@ const feedsBySlug = async (c = api) => {
   )
 }
 
+const { db, node } = useNode({ label: "feeds_switch" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("feeds_switch")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, scopes)
   api = ws.api
   accountId = ws.accountId
   await api.post("/v1/brands", { name: "House" })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 describe("GET /v1/feeds", () => {

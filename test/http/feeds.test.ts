@@ -1,33 +1,26 @@
 import { Either } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { describeBuild } from "../../src/templates/Describe.js"
 import { resolveBuild } from "../../src/templates/TemplateRegistry.js"
 import { admin, call, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 const INDEX_CLOSE = "fd_4b1e9c2a7d03"
 const COIN_MOVES = "fd_71f3a8d2c0e5"
 
-let db: TestDatabase
-let node: TestNode
 let ws: Awaited<ReturnType<typeof workspaceWithKey>>
 let anonymous: ReturnType<typeof client>
 let operator: ReturnType<typeof admin>
 
+const { db, node } = useNode({ label: "feeds_http" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("feeds_http")
-  node = await startNode({ databaseUrl: db.url })
   ws = await workspaceWithKey(node, ["templates:read", "feeds:read"])
   anonymous = client(node)
   operator = admin(node)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const entitledOf = (body: any) =>

@@ -1,30 +1,28 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { content } from "../handover/HandOverDesk.js"
+import { describe, expect, it } from "vitest"
+import { content } from "../delivery/HandOverDesk.js"
 import { admin, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
 import { startReceiver } from "../support/Receiver.js"
+import { useNode } from "../support/Rig.js"
 import { MARKET, newEventId } from "../support/Routes.js"
 
 // `x-request-id` keys a request's state change so a retry is applied once. A client reusing one on another target
 // (an approval, job or delivery held by the same entity as the first) must get that target changed.
 
-let db: TestDatabase
-let node: TestNode
+const { db, node } = useNode({ label: "idempotency_targets", env: { ALLOW_PRIVATE_URLS: "true" } })
 
-beforeAll(async () => {
-  db = await createTestDatabase("idempotency_targets")
-  node = await startNode({ databaseUrl: db.url, env: { ALLOW_PRIVATE_URLS: "true" } })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
-
-const scopes = ["streams:write", "channels:write", "brands:write", "ingest:write", "posts:write", "approvals:read",
-  "approvals:write", "connections:read", "connections:write"]
+const scopes = [
+  "streams:write",
+  "channels:write",
+  "brands:write",
+  "ingest:write",
+  "posts:write",
+  "approvals:read",
+  "approvals:write",
+  "connections:read",
+  "connections:write"
+]
 
 const setUp = async (name: string) => {
   const ws = await workspaceWithKey(node, scopes, name, OWNER_EMAIL)
@@ -32,7 +30,10 @@ const setUp = async (name: string) => {
   const channel = async (body: Record<string, unknown>, input: Record<string, unknown>) => {
     const made = await ws.api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await ws.api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+    const sub = await ws.api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+      ...input,
+      templateVariant: "compact"
+    })
     expect(sub.status, sub.text).toBe(201)
   }
   return { ...ws, channel }
@@ -45,15 +46,25 @@ describe("one x-request-id on two targets of one entity", () => {
   it("approval A then approval B: B is decided too", async () => {
     const ws = await setUp("Approvals")
     const stream = (await ws.api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
-    await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" }, { kind: "STREAM", streamId: stream.id })
+    await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" }, {
+      kind: "STREAM",
+      streamId: stream.id
+    })
     const send = async () => {
-      const sent = await ws.api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })
+      const sent = await ws.api.post("/v1/stream", {
+        streamId: stream.id,
+        eventId: newEventId(),
+        occurredAt: new Date().toISOString(),
+        data: content
+      })
       expect(sent.status, sent.text).toBe(202)
       return sent.body.matched[0].postGroupId as string
     }
     const jobs = [await send(), await send()]
     await settledJobs(db.url, "id = ANY($1)", [jobs])
-    const listed = (await ws.api.get("/v1/approvals?state=PENDING")).body.approvals as Array<{ id: string; postGroupId: string }>
+    const listed = (await ws.api.get("/v1/approvals?state=PENDING")).body.approvals as Array<
+      { id: string; postGroupId: string }
+    >
     const [a, b] = jobs.map((job) => listed.find((approval) => approval.postGroupId === job)!)
     const requestId = newEventId()
 
@@ -64,7 +75,11 @@ describe("one x-request-id on two targets of one entity", () => {
     expect(second.status, second.text).toBe(200)
     expect(second.body).toMatchObject({ state: "REJECTED" })
     expect(await jobStatus(jobs[1]!)).toBe("REJECTED")
-    const states = await query<{ id: string; state: string }>(db.url, "SELECT id, state FROM approvals WHERE id = ANY($1)", [[a!.id, b!.id]])
+    const states = await query<{ id: string; state: string }>(
+      db.url,
+      "SELECT id, state FROM approvals WHERE id = ANY($1)",
+      [[a!.id, b!.id]]
+    )
     expect(Object.fromEntries(states.map((s) => [s.id, s.state]))).toEqual({ [a!.id]: "APPROVED", [b!.id]: "REJECTED" })
     // The same request again on A is still its retry: the stored answer, nothing decided twice.
     const retried = await ws.api.post(`/v1/approvals/${a!.id}`, { state: "APPROVED" }, { "x-request-id": requestId })
@@ -104,8 +119,12 @@ describe("one x-request-id on two targets of one entity", () => {
           `INSERT INTO deliveries (id, workspace_id, owner, via, event, state, attempt, last_status_code, body, headers,
              recipients, created_at)
            VALUES ($1, $2, 'handover-5', 'webhook', 'post.publish', 'DEAD', 3, 500, $3, $4, '[]', now())`,
-          [id, ws.accountId, Buffer.from(`{"type":"post.publish","data":{"posts":[]}}`),
-            JSON.stringify({ "content-type": "application/json", "webhook-id": id })]
+          [
+            id,
+            ws.accountId,
+            Buffer.from(`{"type":"post.publish","data":{"posts":[]}}`),
+            JSON.stringify({ "content-type": "application/json", "webhook-id": id })
+          ]
         )
       }
       const requestId = newEventId()

@@ -1,9 +1,8 @@
 import { ulid } from "ulid"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { settledJobs } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET } from "../support/Routes.js"
 
 type Api = ReturnType<typeof client>
@@ -11,8 +10,6 @@ type Api = ReturnType<typeof client>
 const INDEX_CLOSE_FEED = "fd_4b1e9c2a7d03"
 const SCOPES = ["streams:write", "channels:write", "channels:read", "brands:write", "ingest:write", "received:read"]
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let accountId: string
 /** The send answers, in the order they were sent. */
@@ -36,9 +33,9 @@ const send = async (streamId: string, data: unknown) => {
   return r.body
 }
 
+const { db, node } = useNode({ label: "ingest_events" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("ingest_events")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, SCOPES, "Newsroom", OWNER_EMAIL)
   api = ws.api
   accountId = ws.accountId
@@ -68,11 +65,6 @@ beforeAll(async () => {
   expect([sent.accepted.status, sent.noMatch.status, sent.unmapped.status])
     .toEqual(["accepted", "no_match", "unmapped"])
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 const idsOf = (r: { body: { events: Array<{ id: string }> } }) => r.body.events.map((e) => e.id)
 /** Newest first: the reverse of the sending order. */

@@ -1,13 +1,12 @@
 import { OpenApi } from "@effect/platform"
-import { packageBody } from "../queues/QueueDesk.js"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { ClipwrightApi } from "../../src/Api.js"
 import { requirementFor, workspaceScopes } from "../../src/domain/Permissions.js"
+import { packageBody } from "../queues/QueueDesk.js"
 import { admin, type Answer, call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
 import { fillPath, isIdLike, type Operation, operationsOf } from "../support/OpenApiOperations.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, routes } from "../support/Routes.js"
 import { upload } from "../support/Uploads.js"
 import { buildResources, missingLike, type ResourceIds } from "../support/WorkspaceResources.js"
@@ -106,16 +105,14 @@ const bodies: Record<string, unknown> = {
 
 const isolatedKind = (kind: string) => !["shared", "unkeyed", "platform"].includes(kind)
 
-let db: TestDatabase
-let node: TestNode
 let served: Record<string, any>
 let ownIds: ResourceIds
 let keyA: string
 let keyB: string
 
+const { db, node } = useNode({ label: "isolation" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("isolation")
-  node = await startNode({ databaseUrl: db.url })
   const answer = await call(node.url, "GET", "/v1/openapi.json")
   expect(answer.status, answer.text).toBe(200)
   served = answer.body
@@ -125,11 +122,6 @@ beforeAll(async () => {
   keyB = b.apiKey
   ownIds = await buildResources(node.url, db.url, a)
 }, 180_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 const v1 = () => operationsOf(served).filter((op) => op.path.startsWith("/v1/"))
 const withIds = () => v1().filter((op) => op.pathParams.some(isIdLike))
@@ -147,8 +139,14 @@ const idIn = (kind: string) => ownIds[kind] ?? fixedParams["templateId"]!
 const uploads = new Set(["POST /v1/brands/{id}/assets/{slot}"])
 
 const send = (op: Operation, key: string, path: string) =>
-  uploads.has(`${op.method} ${op.path}`) ? upload(`${node.url}${path}`, key, { bytes: png(8, 8), name: "logo.png" }) :
-  call(node.url, op.method, path, op.method === "GET" ? { key } : { key, body: bodies[`${op.method} ${op.path}`] ?? {} })
+  uploads.has(`${op.method} ${op.path}`) ?
+    upload(`${node.url}${path}`, key, { bytes: png(8, 8), name: "logo.png" }) :
+    call(
+      node.url,
+      op.method,
+      path,
+      op.method === "GET" ? { key } : { key, body: bodies[`${op.method} ${op.path}`] ?? {} }
+    )
 
 /** The answer with the request id dropped and every id of `ids` replaced by a placeholder. */
 const comparable = (r: Answer, ids: ReadonlyArray<string>) => {
@@ -179,9 +177,14 @@ describe("the OpenAPI document drives the matrix", () => {
 
   it("every key-secured /v1 operation states the permission the middleware checks", () => {
     const disagreeing = v1().filter((op) => op.keySecured).flatMap((op) => {
-      const requirement = requirementFor(op.method, fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, "x"]))))
+      const requirement = requirementFor(
+        op.method,
+        fillPath(op.path, Object.fromEntries(op.pathParams.map((p) => [p, "x"])))
+      )
       const stated = requirement._tag === "Permission" ? requirement.permission : undefined
-      return stated === op.permission ? [] : [`${op.name}: document ${op.permission}, middleware ${JSON.stringify(requirement)}`]
+      return stated === op.permission
+        ? []
+        : [`${op.name}: document ${op.permission}, middleware ${JSON.stringify(requirement)}`]
     })
     expect(disagreeing).toEqual([])
   })
@@ -198,7 +201,9 @@ describe("the OpenAPI document drives the matrix", () => {
 describe("another workspace's id answers exactly like a missing one", () => {
   it("workspace A's own key finds its records on every read", async () => {
     const reads = isolated().filter((op) => op.method === "GET")
-    const answers = await Promise.all(reads.map(async (op) => [op.name, (await send(op, keyA, pathOf(op, idIn))).status]))
+    const answers = await Promise.all(
+      reads.map(async (op) => [op.name, (await send(op, keyA, pathOf(op, idIn))).status])
+    )
     expect(answers.filter(([, status]) => status === 404)).toEqual([])
   })
 
@@ -218,7 +223,10 @@ describe("every /v1 operation refuses a key lacking its permission", () => {
     const { accountId } = await admin(node).workspace("Scoped")
     lacking = new Map()
     for (const permission of workspaceScopes) {
-      lacking.set(permission, (await admin(node).key(accountId, workspaceScopes.filter((s) => s !== permission))).apiKey)
+      lacking.set(
+        permission,
+        (await admin(node).key(accountId, workspaceScopes.filter((s) => s !== permission))).apiKey
+      )
     }
   })
 
@@ -232,7 +240,9 @@ describe("every /v1 operation refuses a key lacking its permission", () => {
 // `it.each` needs its rows when the file is collected, before the node serves the document: the same document is
 // built in-process here and checked equal to the served one by openapi.test.ts.
 function documentOperations() {
-  return operationsOf(JSON.parse(JSON.stringify(OpenApi.fromApi(ClipwrightApi)))).filter((op) => op.path.startsWith("/v1/"))
+  return operationsOf(JSON.parse(JSON.stringify(OpenApi.fromApi(ClipwrightApi)))).filter((op) =>
+    op.path.startsWith("/v1/")
+  )
 }
 function isolatedOps() {
   return documentOperations().filter((op) => Object.values(idKinds[op.path] ?? {}).some(isolatedKind))

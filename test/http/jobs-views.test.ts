@@ -1,16 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 
 type Api = ReturnType<typeof client>
 
 const SCOPES = ["streams:write", "channels:write", "channels:read", "brands:write", "ingest:write", "posts:read"]
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 const ids = { house: "", wire: "", shorts: "", telegram: "", reviewed: "" }
 /**
@@ -41,9 +38,9 @@ const settle = async (ingestEventId: string, into: Record<string, string>) => {
   }
 }
 
+const { db, node } = useNode({ label: "jobs_views" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("jobs_views")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, SCOPES, "Views", OWNER_EMAIL)
   api = ws.api
   ids.house = (await api.post("/v1/brands", { name: "House" })).body.brand.id
@@ -53,28 +50,43 @@ beforeAll(async () => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
     for (const input of [{ kind: "STREAM", streamId: stream.id }, INDEX_CLOSE]) {
-      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+        ...input,
+        templateVariant: "compact"
+      })
       expect(sub.status, sub.text).toBe(201)
     }
     return made.body.channel.id as string
   }
   ids.shorts = await channel({ name: "Shorts", surface: "youtube-shorts", locale: "en", brandId: ids.house })
-  ids.telegram = await channel({ name: "Telegram DE", surface: "telegram", ratio: "1x1", locale: "de", brandId: ids.wire })
-  ids.reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST", brandId: ids.house })
+  ids.telegram = await channel({
+    name: "Telegram DE",
+    surface: "telegram",
+    ratio: "1x1",
+    locale: "de",
+    brandId: ids.wire
+  })
+  ids.reviewed = await channel({
+    name: "Reviewed",
+    surface: "tiktok",
+    locale: "en",
+    approval: "PER_POST",
+    brandId: ids.house
+  })
 
   const data = contentAbout("Gold", "Gold climbed to a record on Tuesday.")
-  const sent = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
+  const sent = await api.post("/v1/stream", {
+    streamId: stream.id,
+    eventId: newEventId(),
+    occurredAt: new Date().toISOString(),
+    data
+  })
   expect(sent.status, sent.text).toBe(202)
   await settle(sent.body.ingestEventId, gold)
   between = new Date().toISOString()
   const later = await sendForLater(api, contentAbout("Silver", "Silver climbed to a record on Wednesday."))
   await settle(later.ingestEventId, silver)
 }, 300_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 const jobIds = (r: { body: { jobs: Array<{ id: string }> } }) => r.body.jobs.map((j) => j.id).sort()
 const sorted = (...lists: Array<Array<string>>) => lists.flat().sort()
@@ -88,10 +100,38 @@ describe("GET /v1/jobs", () => {
     expect(r.body.jobs.slice(0, 3).map((j: any) => j.id).sort()).toEqual(Object.values(silver).sort())
     const job = r.body.jobs.find((j: any) => j.id === silver[ids.telegram])
     expect(Object.keys(job).sort()).toEqual([
-      "approval", "approvalId", "brandName", "caption", "channelId", "channelName", "clip", "createdAt", "deletable",
-      "details", "error", "id", "locale", "origin", "permalink", "platform", "postTitle", "priority", "progress",
-      "publishedAt", "ratio", "renderJobId", "repostable", "scheduledFor", "status", "surfaceLabel", "templateName",
-      "templateVariant", "templateVersion", "title", "updatable", "updatedAt"
+      "approval",
+      "approvalId",
+      "brandName",
+      "caption",
+      "channelId",
+      "channelName",
+      "clip",
+      "createdAt",
+      "deletable",
+      "details",
+      "error",
+      "id",
+      "locale",
+      "origin",
+      "permalink",
+      "platform",
+      "postTitle",
+      "priority",
+      "progress",
+      "publishedAt",
+      "ratio",
+      "renderJobId",
+      "repostable",
+      "scheduledFor",
+      "status",
+      "surfaceLabel",
+      "templateName",
+      "templateVariant",
+      "templateVersion",
+      "title",
+      "updatable",
+      "updatedAt"
     ])
     expect(job).toMatchObject({
       status: "SCHEDULED",
@@ -166,7 +206,15 @@ describe("GET /v1/jobs", () => {
   it("counts stages and facets, and names the page's channels and brands", async () => {
     const r = await api.get("/v1/jobs")
     expect(r.body.stages).toEqual({
-      rendering: 0, approval: 2, scheduled: 2, publishing: 0, published: 2, failed: 0, rejected: 0, cancelled: 0, deleted: 0
+      rendering: 0,
+      approval: 2,
+      scheduled: 2,
+      publishing: 0,
+      published: 2,
+      failed: 0,
+      rejected: 0,
+      cancelled: 0,
+      deleted: 0
     })
     expect(r.body.facets.stage).toEqual(r.body.stages)
     expect(r.body.facets.approval).toEqual({ pending: 2, approved: 0, rejected: 0, none: 4 })
@@ -239,12 +287,10 @@ describe("GET /v1/jobs", () => {
   })
 
   it("refuses bad filter values with 400, naming the parameter", async () => {
-    for (const [param, value] of [
-      ["stage", "done"], ["platform", "myspace"], ["approval", "maybe"], ["origin", "robot"], ["since", "yesterday"],
-      ["until", "2026-11-23"], ["perPage", "101"], ["page", "0"]
-    ]) {
+    const refused = { stage: "done", platform: "myspace", approval: "maybe", origin: "robot", since: "yesterday" }
+    for (const [param, value] of Object.entries({ ...refused, until: "2026-11-23", perPage: "101", page: "0" })) {
       const error = expectError(await api.get(`/v1/jobs?${param}=${value}`), 400, "schema_validation")
-      expect(JSON.stringify(error.details), param).toContain(param!)
+      expect(JSON.stringify(error.details), param).toContain(param)
     }
   })
 })
@@ -256,9 +302,30 @@ describe("GET /v1/posts", () => {
     expect(r.body).toMatchObject({ total: 6, all: 6, page: 1, perPage: 25 })
     const post = r.body.posts.find((p: any) => p.postGroupId === gold[ids.shorts])
     expect(Object.keys(post).sort()).toEqual([
-      "assets", "brandName", "caption", "channelName", "clipStored", "connected", "createdAt", "details", "failureReason",
-      "hashtags", "id", "locale", "origin", "permalink", "platform", "platformPostId", "postGroupId", "postTitle",
-      "publishedAt", "ratio", "scheduledFor", "state", "surfaceLabel", "title"
+      "assets",
+      "brandName",
+      "caption",
+      "channelName",
+      "clipStored",
+      "connected",
+      "createdAt",
+      "details",
+      "failureReason",
+      "hashtags",
+      "id",
+      "locale",
+      "origin",
+      "permalink",
+      "platform",
+      "platformPostId",
+      "postGroupId",
+      "postTitle",
+      "publishedAt",
+      "ratio",
+      "scheduledFor",
+      "state",
+      "surfaceLabel",
+      "title"
     ])
     expect(post).toMatchObject({
       origin: "custom",
@@ -295,7 +362,9 @@ describe("GET /v1/posts", () => {
 
   it("filters by state, platform, channel and q, counting facets over channel and q", async () => {
     const r = await api.get("/v1/posts?state=AWAITING_APPROVAL")
-    expect(r.body.posts.map((p: any) => p.postGroupId).sort()).toEqual(sorted([gold[ids.reviewed]!, silver[ids.reviewed]!]))
+    expect(r.body.posts.map((p: any) => p.postGroupId).sort()).toEqual(
+      sorted([gold[ids.reviewed]!, silver[ids.reviewed]!])
+    )
     expect(r.body).toMatchObject({ total: 2, all: 6 })
     expect(r.body.facets.state).toMatchObject({ SCHEDULED: 2, AWAITING_APPROVAL: 2, PUBLISHED: 2, RENDERING: 0 })
     expect(r.body.facets.platform).toMatchObject({ youtube: 2, telegram: 2, tiktok: 2, linkedin: 0 })

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { PNG_SIGNATURE, pngSize, readZip } from "../support/ZipRead.js"
 
-let db: TestDatabase
-let node: TestNode
 let ws: Awaited<ReturnType<typeof workspaceWithKey>>
 let example: Record<string, unknown>
 
+// Two slots: a workspace may have two keyframes requests in progress on the node.
+const { node } = useNode({ label: "keyframes", env: { RENDER_SLOTS: "2" } })
+
 beforeAll(async () => {
-  db = await createTestDatabase("keyframes")
-  // Two slots: a workspace may have two keyframes requests in progress on the node.
-  node = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "2" } })
   ws = await workspaceWithKey(node, ["renders:write", "templates:read", "allowance:read"])
   example = await compactExample(ws.api)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 /** POST answered once its headers are in; the body is read when asked. */
@@ -70,9 +62,12 @@ describe("POST /v1/direct-export/keyframes", () => {
   })
 
   it("refuses a frame past the clip's end with 400 naming its path", async () => {
-    const r = await ws.api.post("/v1/direct-export/keyframes", videoBody(example, {
-      frames: [{ name: "ok", frame: 10 }, { name: "late", frame: 180 }]
-    }))
+    const r = await ws.api.post(
+      "/v1/direct-export/keyframes",
+      videoBody(example, {
+        frames: [{ name: "ok", frame: 10 }, { name: "late", frame: 180 }]
+      })
+    )
     expect(r.status).toBe(400)
     expect(r.body.error.code).toBe("schema_validation")
     expect(r.body.error.details.map((d: { path: string }) => d.path)).toEqual(["/frames/1/frame"])

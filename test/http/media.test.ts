@@ -1,17 +1,15 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { jpeg, jpegWithBigHeader, mp4, png, svg, ttf, wav } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, ULID } from "../support/Routes.js"
 import { peakRssDuring, rssOf, streamUpload, upload } from "../support/Uploads.js"
 
 const MB = 1024 * 1024
 
-let db: TestDatabase
-let node: TestNode
 let key: string
 let keyId: string
 let api: ReturnType<typeof client>
@@ -26,20 +24,15 @@ const uploaded = async (bytes: Uint8Array, name: string, fields: Record<string, 
   return r.body.file as { id: string; name: string; mimeType: string; kind: string; url: string; ref: string }
 }
 
+const { db, node } = useNode({ label: "media" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("media")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["media:read", "media:write", "brands:read", "brands:write"], "Media")
   key = ws.apiKey
   keyId = ws.keyId
   api = ws.api
   other = await workspaceWithKey(node, ["media:read", "media:write"], "Other")
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 describe("upload", () => {
   it("stores a PNG and answers the file and the storage block", async () => {
@@ -147,7 +140,7 @@ describe("upload", () => {
     expect(streamed.result.status, streamed.result.text).toBe(413)
     expect(JSON.parse(streamed.result.text).error.message).toContain("10 MB")
     const growth = Math.max(announced.peak, streamed.peak) - before
-    // A buffered body would add its 60 MB; what remains is the young generation filling its semi-space (README Memory).
+    // A buffered body would add its 60 MB; what remains is the young generation filling its semi-space (docs/operating.md "Memory").
     expect(growth, `RSS grew by ${(growth / MB).toFixed(1)} MB`).toBeLessThan(40 * MB)
     const files = await api.get("/v1/media")
     expect(files.body.files.map((f: { name: string }) => f.name)).not.toContain("big.png")

@@ -1,27 +1,19 @@
 import { OpenApi } from "@effect/platform"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { ClipwrightApi } from "../../src/Api.js"
 import { call } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
 // `npm run lint:openapi` lints `OpenApi.fromApi(ClipwrightApi)` without a node; this pins that the node serves exactly
 // that document, and checks what redocly's rules do not: every operation also has a description.
-let db: TestDatabase
-let node: TestNode
 let served: Record<string, any>
 
+const { node } = useNode({ label: "openapi" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("openapi")
-  node = await startNode({ databaseUrl: db.url })
   const answer = await call(node.url, "GET", "/v1/openapi.json")
   expect(answer.status, answer.text).toBe(200)
   served = answer.body
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const operations = () =>

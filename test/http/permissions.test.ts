@@ -1,30 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { hasPermission, PLATFORM_SCOPE, requirementFor, workspaceScopes } from "../../src/domain/Permissions.js"
 import { admin, call, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, ownerOnlyRoutes, type Route, routes } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let accountId: string
 let streamId: string
 const keys = new Map<string, string>()
 
+const { node } = useNode({ label: "permissions" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("permissions")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["*"], "Permissions")
   accountId = ws.accountId
   keys.set("*", ws.apiKey)
   const created = await ws.api.post("/v1/streams", { name: "Target", templateId: MARKET })
   expect(created.status, created.text).toBe(201)
   streamId = created.body.stream.id
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 /** A key of the test workspace holding exactly these scopes (one per distinct set). */

@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 import { MB } from "../support/Storage.js"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("pipeline_clips")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "pipeline_clips" })
 
 const scopes = [
   "streams:write",
@@ -53,18 +42,27 @@ const setUp = async (name: string) => {
   const subscribe = async (body: Record<string, unknown>, input: Record<string, unknown>) => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+      ...input,
+      templateVariant: "compact"
+    })
     expect(sub.status, sub.text).toBe(201)
   }
   const channel = async (body: Record<string, unknown>) => {
-    const stream = (await api.post("/v1/streams", { name: `${String(body["name"])} feed`, templateId: MARKET })).body.stream
+    const stream =
+      (await api.post("/v1/streams", { name: `${String(body["name"])} feed`, templateId: MARKET })).body.stream
     await subscribe(body, { kind: "STREAM", streamId: stream.id })
     return stream.id as string
   }
   const laterChannel = (body: Record<string, unknown>) => subscribe(body, INDEX_CLOSE)
   const dataOf = (headline: string) => ({ ...content, clipData: { headline, subline: "Bullion tops $2,400" } })
   const send = async (streamId: string, headline: string) => {
-    const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: dataOf(headline) })
+    const sent = await api.post("/v1/stream", {
+      streamId,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data: dataOf(headline)
+    })
     expect(sent.status, sent.text).toBe(202)
     expect(sent.body.matched).toHaveLength(1)
     return settled(sent.body.matched[0].postGroupId as string)
@@ -95,7 +93,9 @@ const content = {
 /** The job once rendered and, if due, handed over (polled; the render takes about two seconds), with its clip. */
 const settled = async (jobId: string) => {
   const [job] = await settledJobs(db.url, "id = $1", [jobId])
-  const [clip] = await query(db.url, "SELECT id, kept, stored FROM clips WHERE render_job_id = $1", [job!.render_job_id])
+  const [clip] = await query(db.url, "SELECT id, kept, stored FROM clips WHERE render_job_id = $1", [
+    job!.render_job_id
+  ])
   return { id: jobId, status: job!.status as string, clipId: clip?.id as string }
 }
 
@@ -128,24 +128,36 @@ describe("pipeline clips in the media library", () => {
     expect(await ws.postOf(job.id)).toMatchObject({ state: "SCHEDULED", clipStored: true })
   }, 240_000)
 
-  it("a clip awaiting approval is not needed: deleting it cancels the job, and the post remains without its video", async () => {
-    const ws = await setUp("Reviewed clips")
-    const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
-    const job = await ws.send(reviewed, "Silver slips")
-    expect(job.status).toBe("AWAITING_APPROVAL")
-    expect(await ws.clips()).toMatchObject([{ id: job.clipId, channelName: "Reviewed", needed: false, neededBecause: null }])
+  it(
+    "a clip awaiting approval is not needed: deleting it cancels the job, and the post remains without its video",
+    async () => {
+      const ws = await setUp("Reviewed clips")
+      const reviewed = await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+      const job = await ws.send(reviewed, "Silver slips")
+      expect(job.status).toBe("AWAITING_APPROVAL")
+      expect(await ws.clips()).toMatchObject([{
+        id: job.clipId,
+        channelName: "Reviewed",
+        needed: false,
+        neededBecause: null
+      }])
 
-    const deleted = await ws.api.post(`/v1/media/renders/${job.clipId}/delete`, {})
-    expect(deleted.status, deleted.text).toBe(200)
-    expect(deleted.body).toEqual({ deleted: true })
-    expect(await jobStatus(job.id)).toBe("CANCELLED")
-    expect(await ws.clips()).toEqual([])
-    expect(await ws.postOf(job.id)).toMatchObject({ state: "CANCELLED", clipStored: false, assets: [] })
-    const jobs = await ws.api.get("/v1/jobs")
-    expect(jobs.body.jobs.find((j: { id: string }) => j.id === job.id)).toMatchObject({ status: "CANCELLED", clip: null })
-    // Deleting again: the record remains, its bytes are gone.
-    expectError(await ws.api.post(`/v1/media/renders/${job.clipId}/delete`, {}), 404, "not_found")
-  }, 240_000)
+      const deleted = await ws.api.post(`/v1/media/renders/${job.clipId}/delete`, {})
+      expect(deleted.status, deleted.text).toBe(200)
+      expect(deleted.body).toEqual({ deleted: true })
+      expect(await jobStatus(job.id)).toBe("CANCELLED")
+      expect(await ws.clips()).toEqual([])
+      expect(await ws.postOf(job.id)).toMatchObject({ state: "CANCELLED", clipStored: false, assets: [] })
+      const jobs = await ws.api.get("/v1/jobs")
+      expect(jobs.body.jobs.find((j: { id: string }) => j.id === job.id)).toMatchObject({
+        status: "CANCELLED",
+        clip: null
+      })
+      // Deleting again: the record remains, its bytes are gone.
+      expectError(await ws.api.post(`/v1/media/renders/${job.clipId}/delete`, {}), 404, "not_found")
+    },
+    240_000
+  )
 
   it("room is made by removing the oldest clip no post relies on, never a needed one", async () => {
     const ws = await setUp("Tight clips")
@@ -191,7 +203,10 @@ describe("pipeline clips in the media library", () => {
     // alone would remove it.
     expect((await ws.api.post("/v1/storage/split", { mediaSharePercent: 90 })).status).toBe(200)
     expect((await admin(node).put(`/admin/workspaces/${ws.accountId}/limits`, { storageMb: 1 })).status).toBe(200)
-    const bytes = await query(db.url, "SELECT sum(byte_size)::int AS n FROM clips WHERE id = ANY($1)", [[needed.clipId, spare.clipId]])
+    const bytes = await query(db.url, "SELECT sum(byte_size)::int AS n FROM clips WHERE id = ANY($1)", [[
+      needed.clipId,
+      spare.clipId
+    ]])
     expect(Number(bytes[0]!.n)).toBeGreaterThan(0.1 * MB)
     expect((await ws.clips()).map((c) => c.id)).toEqual([needed.clipId])
     expect(await ws.postOf(needed.id)).toMatchObject({ state: "SCHEDULED", clipStored: true })

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
+import { JobStatus } from "../../src/posts/JobStatus.js"
+import { RenderJobState } from "../../src/renders/RenderJob.js"
 import { client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { INDEX_CLOSE, leftRenderingStage, sendForLater, settledJobs } from "../support/Jobs.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, indexClose, MARKET, newEventId } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let accountId: string
 let streamId: string
@@ -34,37 +34,18 @@ const content = {
   locales: { de: { metaData: { title: "Kupfer gibt nach", captionShort: "Kupfer: schwächer." } } }
 }
 
-const RENDER_STATES = ["PENDING", "SUBMITTED", "RENDERING", "DOWNLOADING", "STORED", "COMPLETED", "PARTIAL", "FAILED",
-  "TIMED_OUT", "CANCELLED"]
-const JOB_STATUSES = ["ACCEPTED", "AWAITING_RENDERING", "RENDERING", "DOWNLOADING", "RENDER_FAILED", "AWAITING_APPROVAL",
-  "REJECTED", "SCHEDULED", "PUBLISHING", "PUBLISHED", "POST_FAILED", "CANCELLED", "DELETED", "DELETE_FAILED",
-  "UPDATE_FAILED"]
-const zeroes = (keys: Array<string>, some: Record<string, number>) =>
+/** Every state the service knows: the counts list each of them, zero or not. */
+const RENDER_STATES = RenderJobState.literals
+const JOB_STATUSES = JobStatus.literals
+const zeroes = (keys: ReadonlyArray<string>, some: Record<string, number>) =>
   Object.fromEntries(keys.map((key) => [key, some[key] ?? 0]))
 
-const RENDERING_STAGE = ["ACCEPTED", "AWAITING_RENDERING", "RENDERING", "DOWNLOADING"]
 const jobMap = (matched: Array<{ channelId: string; postGroupId: string }>) =>
   new Map(matched.map((m) => [m.channelId, m.postGroupId]))
 
-/** Polls the one-job view (as a dashboard does) until every job of the event has left the rendering stage. */
-const settle = async (jobIds: Array<string>, timeoutMs = 150_000) => {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const states = await Promise.all(jobIds.map(async (id) => {
-      const r = await api.get(`/v1/pipeline/${id}`)
-      expect(r.status, r.text).toBe(200)
-      return r.body.job.state as string
-    }))
-    states.forEach((state) => seenWhileRendering.add(state))
-    if (states.every((state) => !RENDERING_STAGE.includes(state))) return
-    if (Date.now() > deadline) throw new Error(`jobs still rendering: ${states.join(", ")}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+const { db, node } = useNode({ label: "pipeline_views" })
 
 beforeAll(async () => {
-  db = await createTestDatabase("pipeline_views")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, scopes, "Dashboard", OWNER_EMAIL)
   api = ws.api
   accountId = ws.accountId
@@ -75,7 +56,10 @@ beforeAll(async () => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
     for (const input of [{ kind: "STREAM", streamId }, INDEX_CLOSE]) {
-      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+      const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+        ...input,
+        templateVariant: "compact"
+      })
       expect(sub.status, sub.text).toBe(201)
     }
     return made.body.channel.id as string
@@ -83,20 +67,20 @@ beforeAll(async () => {
   channels.shorts = await channel({ name: "Shorts", surface: "youtube-shorts", locale: "en" })
   channels.telegram = await channel({ name: "Telegram DE", surface: "telegram", ratio: "1x1", locale: "de" })
   channels.reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST" })
-  const sent = await api.post("/v1/stream", { streamId, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })
+  const sent = await api.post("/v1/stream", {
+    streamId,
+    eventId: newEventId(),
+    occurredAt: new Date().toISOString(),
+    data: content
+  })
   expect(sent.status, sent.text).toBe(202)
   jobOf = jobMap(sent.body.matched)
-  await settle([...jobOf.values()])
+  await leftRenderingStage(api, [...jobOf.values()], seenWhileRendering)
   await settledJobs(db.url, "ingest_event_id = $1", [sent.body.ingestEventId])
   const later = await sendForLater(api, content)
   laterJobOf = jobMap(later.matched)
   await settledJobs(db.url, "ingest_event_id = $1", [later.ingestEventId])
 }, 240_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 describe("GET /v1/pipeline", () => {
   it("shows a job RENDERING while its video draws (the job row itself stays AWAITING_RENDERING)", () => {
@@ -115,7 +99,15 @@ describe("GET /v1/pipeline", () => {
     expect(render.inFlight).toBe(0)
     expect(render.recent).toHaveLength(2)
     for (const entry of render.recent) {
-      expect(Object.keys(entry).sort()).toEqual(["createdAt", "details", "id", "origin", "progress", "state", "templateId"])
+      expect(Object.keys(entry).sort()).toEqual([
+        "createdAt",
+        "details",
+        "id",
+        "origin",
+        "progress",
+        "state",
+        "templateId"
+      ])
       expect(entry).toMatchObject({ state: "COMPLETED", progress: 1, templateId: MARKET })
     }
     expect(Date.parse(render.recent[0].createdAt)).toBeGreaterThanOrEqual(Date.parse(render.recent[1].createdAt))
@@ -124,20 +116,46 @@ describe("GET /v1/pipeline", () => {
     expect(posts.clipCounts).toEqual({ stored: 2, removed: 0 })
     // Published jobs are done; the scheduled and the waiting ones are still in flight.
     expect(posts.inFlight).toBe(4)
-    expect(posts.recent.map((e: { id: string }) => e.id).sort()).toEqual([...jobOf.values(), ...laterJobOf.values()].sort())
+    expect(posts.recent.map((e: { id: string }) => e.id).sort()).toEqual(
+      [...jobOf.values(), ...laterJobOf.values()].sort()
+    )
   })
 
   it("describes each recent job: where it goes, what it is, how long in its status, and its video", async () => {
     const { posts } = (await api.get("/v1/pipeline")).body
-    const entry = (channelId: string, jobs = jobOf) => posts.recent.find((e: { id: string }) => e.id === jobs.get(channelId))
+    const entry = (channelId: string, jobs = jobOf) =>
+      posts.recent.find((e: { id: string }) => e.id === jobs.get(channelId))
     const fromStream = new Set(jobOf.values())
-    const rows = await query(db.url, "SELECT id, updated_at, render_job_id FROM jobs WHERE workspace_id = $1", [accountId])
+    const rows = await query(db.url, "SELECT id, updated_at, render_job_id FROM jobs WHERE workspace_id = $1", [
+      accountId
+    ])
     for (const e of posts.recent) {
-      expect(Object.keys(e).sort()).toEqual(["brand", "channelName", "clips", "createdAt", "error", "id", "kind",
-        "renderPosition", "renderWait", "source", "stageSeconds", "stageSince", "state", "streamId", "templateId", "title"])
+      expect(Object.keys(e).sort()).toEqual([
+        "brand",
+        "channelName",
+        "clips",
+        "createdAt",
+        "error",
+        "id",
+        "kind",
+        "renderPosition",
+        "renderWait",
+        "source",
+        "stageSeconds",
+        "stageSince",
+        "state",
+        "streamId",
+        "templateId",
+        "title"
+      ])
       const row = rows.find((j) => j.id === e.id)!
-      expect(e).toMatchObject({ kind: "postGroup", templateId: MARKET, brand: "House", error: null,
-        ...(fromStream.has(e.id) ? { streamId, source: null } : { streamId: null, source: "markets/index-close" }) })
+      expect(e).toMatchObject({
+        kind: "postGroup",
+        templateId: MARKET,
+        brand: "House",
+        error: null,
+        ...(fromStream.has(e.id) ? { streamId, source: null } : { streamId: null, source: "markets/index-close" })
+      })
       expect(e.stageSince).toBe((row.updated_at as Date).toISOString())
       const sinceUpdate = (Date.now() - (row.updated_at as Date).getTime()) / 1000
       expect(e.stageSeconds).toBeGreaterThanOrEqual(Math.floor(sinceUpdate) - 1)
@@ -146,10 +164,22 @@ describe("GET /v1/pipeline", () => {
       expect(e.clips.map((c: { id: string }) => c.id)).toEqual(clips.map((c) => c.id))
     }
     expect(entry(channels.shorts)).toMatchObject({ state: "PUBLISHED", channelName: "Shorts", title: "Copper slips" })
-    expect(entry(channels.telegram)).toMatchObject({ state: "PUBLISHED", channelName: "Telegram DE", title: "Kupfer gibt nach" })
+    expect(entry(channels.telegram)).toMatchObject({
+      state: "PUBLISHED",
+      channelName: "Telegram DE",
+      title: "Kupfer gibt nach"
+    })
     expect(entry(channels.reviewed)).toMatchObject({ state: "AWAITING_APPROVAL", channelName: "Reviewed" })
-    expect(entry(channels.shorts, laterJobOf)).toMatchObject({ state: "SCHEDULED", channelName: "Shorts", title: "Copper slips" })
-    expect(entry(channels.telegram, laterJobOf)).toMatchObject({ state: "SCHEDULED", channelName: "Telegram DE", title: "Kupfer gibt nach" })
+    expect(entry(channels.shorts, laterJobOf)).toMatchObject({
+      state: "SCHEDULED",
+      channelName: "Shorts",
+      title: "Copper slips"
+    })
+    expect(entry(channels.telegram, laterJobOf)).toMatchObject({
+      state: "SCHEDULED",
+      channelName: "Telegram DE",
+      title: "Kupfer gibt nach"
+    })
     expect(entry(channels.reviewed, laterJobOf)).toMatchObject({ state: "AWAITING_APPROVAL", channelName: "Reviewed" })
     // The shared video is the same clip on both channels (and serves the later event's too), and its signed address
     // downloads it without a key.
@@ -175,7 +205,11 @@ describe("GET /v1/pipeline", () => {
 
 describe("GET /v1/pipeline/{id}", () => {
   it("names the shipped feed (source/format) a feed event came from, and no stream", async () => {
-    const feeds = await workspaceWithKey(node, ["channels:write", "brands:write", "ingest:write", "posts:read"], "Feeds")
+    const feeds = await workspaceWithKey(
+      node,
+      ["channels:write", "brands:write", "ingest:write", "posts:read"],
+      "Feeds"
+    )
     expect((await feeds.api.post("/v1/brands", { name: "Desk" })).status).toBe(201)
     const channelId = (await feeds.api.post("/v1/channels", { name: "Markets" })).body.channel.id
     const sub = await feeds.api.post(`/v1/channels/${channelId}/subscriptions`, {
@@ -192,7 +226,12 @@ describe("GET /v1/pipeline/{id}", () => {
     expect(pushed.status, pushed.text).toBe(202)
     const r = await feeds.api.get(`/v1/pipeline/${pushed.body.matched[0].postGroupId}`)
     expect(r.status, r.text).toBe(200)
-    expect(r.body.job).toMatchObject({ source: "markets/index-close", streamId: null, brand: "Desk", channelName: "Markets" })
+    expect(r.body.job).toMatchObject({
+      source: "markets/index-close",
+      streamId: null,
+      brand: "Desk",
+      channelName: "Markets"
+    })
   })
 
   it("answers one job as the list shows it", async () => {
@@ -202,7 +241,10 @@ describe("GET /v1/pipeline/{id}", () => {
     expect(one.body.pollMs).toBe(2000)
     expect(typeof one.body.at).toBe("string")
     const listed = list.body.posts.recent.find((e: { id: string }) => e.id === id)
-    const stable = ({ clips, stageSeconds: _, ...rest }: Record<string, any>) => ({ ...rest, clipIds: clips.map((c: any) => c.id) })
+    const stable = ({ clips, stageSeconds: _, ...rest }: Record<string, any>) => ({
+      ...rest,
+      clipIds: clips.map((c: any) => c.id)
+    })
     expect(stable(one.body.job)).toEqual(stable(listed))
   })
 
@@ -234,7 +276,12 @@ describe("GET /v1/overview", () => {
       attention: { pendingApprovals: 2, deadDeliveries: 0 }
     })
     const other = await workspaceWithKey(node, ["posts:read"], "Empty")
-    expect((await other.api.get("/v1/overview")).body).toMatchObject({ brands: 0, channels: 0, assets: 0, ingest: { total: 0 } })
+    expect((await other.api.get("/v1/overview")).body).toMatchObject({
+      brands: 0,
+      channels: 0,
+      assets: 0,
+      ingest: { total: 0 }
+    })
   })
 })
 
@@ -250,8 +297,11 @@ describe("GET /v1/calendar", () => {
     const to = dayStart(2).toISOString()
     const r = await api.get(`/v1/calendar?from=${from}&to=${to}`)
     expect(r.status, r.text).toBe(200)
-    const stored = await query(db.url,
-      "SELECT * FROM posts WHERE workspace_id = $1 ORDER BY coalesce(published_at, scheduled_for), id", [accountId])
+    const stored = await query(
+      db.url,
+      "SELECT * FROM posts WHERE workspace_id = $1 ORDER BY coalesce(published_at, scheduled_for), id",
+      [accountId]
+    )
     // A published post falls on the day it was published, the others on the day they are scheduled for.
     const published = new Set([channels.shorts, channels.telegram].map((c) => jobOf.get(c)))
     expect(stored.filter((p) => p.published_at !== null).map((p) => p.job_id).sort()).toEqual([...published].sort())
@@ -262,7 +312,8 @@ describe("GET /v1/calendar", () => {
     expect(r.body.to).toBe(to)
     expect(r.body.days).toEqual([dayStart(-1), dayStart(0), dayStart(1)].map((d) => {
       const date = d.toISOString().slice(0, 10)
-      const onDate = (done: boolean) => stored.filter((p) => atOf(p).slice(0, 10) === date && (p.published_at !== null) === done)
+      const onDate = (done: boolean) =>
+        stored.filter((p) => atOf(p).slice(0, 10) === date && (p.published_at !== null) === done)
       return { date, scheduled: onDate(false).length, published: onDate(true).length }
     }))
     expect(r.body.days.find((d: { date: string }) => d.date === today).published).toBe(2)
@@ -271,9 +322,17 @@ describe("GET /v1/calendar", () => {
       postGroupId: p.job_id,
       at: atOf(p),
       kind: kindOf(p),
-      state: p.channel_id === channels.reviewed ? "AWAITING_APPROVAL" : kindOf(p) === "published" ? "PUBLISHED" : "SCHEDULED",
+      state: p.channel_id === channels.reviewed
+        ? "AWAITING_APPROVAL"
+        : kindOf(p) === "published"
+        ? "PUBLISHED"
+        : "SCHEDULED",
       channelId: p.channel_id,
-      channelName: { [channels.shorts]: "Shorts", [channels.telegram]: "Telegram DE", [channels.reviewed]: "Reviewed" }[p.channel_id as string],
+      channelName: {
+        [channels.shorts]: "Shorts",
+        [channels.telegram]: "Telegram DE",
+        [channels.reviewed]: "Reviewed"
+      }[p.channel_id as string],
       platform: p.platform,
       title: p.title
     })))
@@ -282,7 +341,8 @@ describe("GET /v1/calendar", () => {
 
   it("narrows to channelIds; ids that are not the workspace's match nothing", async () => {
     const window = `from=${dayStart(-1).toISOString()}&to=${dayStart(2).toISOString()}`
-    const one = (await api.get(`/v1/calendar?${window}&channelIds=${channels.telegram},01JAAAAAAAAAAAAAAAAAAAAAAA`)).body
+    const one =
+      (await api.get(`/v1/calendar?${window}&channelIds=${channels.telegram},01JAAAAAAAAAAAAAAAAAAAAAAA`)).body
     expect(one.channels).toEqual([{ id: channels.telegram, name: "Telegram DE" }])
     expect(one.posts.map((p: { postGroupId: string }) => p.postGroupId))
       .toEqual([jobOf.get(channels.telegram), laterJobOf.get(channels.telegram)])
@@ -299,14 +359,25 @@ describe("GET /v1/calendar", () => {
     expect(full.body.days).toHaveLength(62)
     expect(full.body.days[0].date).toBe("2026-01-01")
     expect(full.body.days[61].date).toBe("2026-03-03")
-    for (const window of ["from=2026-01-01T00:00:00Z&to=2026-03-04T00:00:01Z", "from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z"]) {
+    for (
+      const window of [
+        "from=2026-01-01T00:00:00Z&to=2026-03-04T00:00:01Z",
+        "from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z"
+      ]
+    ) {
       const error = expectError(await api.get(`/v1/calendar?${window}`), 400, "schema_validation")
       expect(error.details.map((d) => d.path)).toEqual(["/to"])
     }
   })
 
   it("refuses a missing or malformed from, naming it", async () => {
-    for (const window of ["to=2026-01-02T00:00:00Z", "from=yesterday&to=2026-01-02T00:00:00Z", "from=2026-01-01&to=2026-01-02T00:00:00Z"]) {
+    for (
+      const window of [
+        "to=2026-01-02T00:00:00Z",
+        "from=yesterday&to=2026-01-02T00:00:00Z",
+        "from=2026-01-01&to=2026-01-02T00:00:00Z"
+      ]
+    ) {
       const error = expectError(await api.get(`/v1/calendar?${window}`), 400, "schema_validation")
       expect(error.details.map((d) => d.path).join(" ")).toContain("from")
     }

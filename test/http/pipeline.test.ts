@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
+import { content as handOverContent } from "../delivery/HandOverDesk.js"
 import { admin, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { content as handOverContent } from "../handover/HandOverDesk.js"
+import { query } from "../support/Database.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 import { readZip } from "../support/ZipRead.js"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("pipeline")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "pipeline" })
 
 const scopes = [
   "streams:write",
@@ -47,12 +36,20 @@ const setUp = async (name: string) => {
   const subscribed = (input: Record<string, unknown>) => async (body: Record<string, unknown>) => {
     const made = await api.post("/v1/channels", body)
     expect(made.status, made.text).toBe(201)
-    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, { ...input, templateVariant: "compact" })
+    const sub = await api.post(`/v1/channels/${made.body.channel.id}/subscriptions`, {
+      ...input,
+      templateVariant: "compact"
+    })
     expect(sub.status, sub.text).toBe(201)
     return made.body.channel.id as string
   }
   const send = async (data: unknown = content) => {
-    const sent = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data })
+    const sent = await api.post("/v1/stream", {
+      streamId: stream.id,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data
+    })
     expect(sent.status, sent.text).toBe(202)
     return sent.body as { ingestEventId: string; matched: Array<{ postGroupId: string; channelId: string }> }
   }
@@ -82,7 +79,12 @@ describe("from event to posts", () => {
     const telegram = await channel({ name: "Telegram DE", surface: "telegram", ratio: "1x1", locale: "de" })
     const reviewed = await channel({ name: "Reviewed", surface: "tiktok", locale: "en", approval: "PER_POST" })
 
-    const sent = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })
+    const sent = await api.post("/v1/stream", {
+      streamId: stream.id,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data: content
+    })
     expect(sent.status, sent.text).toBe(202)
     expect(sent.body.matched).toHaveLength(3)
 
@@ -100,7 +102,12 @@ describe("from event to posts", () => {
     // The pipeline's renders are in the render job log, with where they came from.
     const log = await api.get("/v1/render-jobs")
     expect(log.body.jobs).toHaveLength(2)
-    expect(log.body.jobs[0]).toMatchObject({ origin: "custom", details: "Prices", postTitle: "Gold at a record", state: "COMPLETED" })
+    expect(log.body.jobs[0]).toMatchObject({
+      origin: "custom",
+      details: "Prices",
+      postTitle: "Gold at a record",
+      state: "COMPLETED"
+    })
     const renderPackage = await api.get(`/v1/render-jobs/${byChannel.get(shorts)!.render_job_id}/package`)
     // One video for both 9x16 English channels: the package names the channel whose job asked first.
     expect(renderPackage.body.package).toMatchObject({ options: { outputs: [{ ratio: "9x16", locale: "en" }] } })
@@ -108,61 +115,113 @@ describe("from event to posts", () => {
 
     const posts = await query(db.url, "SELECT * FROM posts WHERE job_id = ANY($1)", [jobs.map((j) => j.id)])
     const postOf = (channelId: string) => posts.find((p) => p.channel_id === channelId)!
-    expect(postOf(shorts)).toMatchObject({ platform: "youtube", ratio: "9x16", locale: "en", title: "Gold at a record",
-      caption: content.metaData.captionLong, hashtags: ["gold", "markets"], state: "PUBLISHED", published_at: expect.any(Date) })
-    expect(postOf(telegram)).toMatchObject({ platform: "telegram", ratio: "1x1", locale: "de", title: "Gold auf Rekordhoch",
-      caption: "Gold: Rekord.", state: "PUBLISHED", published_at: expect.any(Date) })
-    expect(postOf(reviewed)).toMatchObject({ platform: "tiktok", caption: content.metaData.captionMedium, state: "AWAITING_APPROVAL",
-      published_at: null })
+    expect(postOf(shorts)).toMatchObject({
+      platform: "youtube",
+      ratio: "9x16",
+      locale: "en",
+      title: "Gold at a record",
+      caption: content.metaData.captionLong,
+      hashtags: ["gold", "markets"],
+      state: "PUBLISHED",
+      published_at: expect.any(Date)
+    })
+    expect(postOf(telegram)).toMatchObject({
+      platform: "telegram",
+      ratio: "1x1",
+      locale: "de",
+      title: "Gold auf Rekordhoch",
+      caption: "Gold: Rekord.",
+      state: "PUBLISHED",
+      published_at: expect.any(Date)
+    })
+    expect(postOf(reviewed)).toMatchObject({
+      platform: "tiktok",
+      caption: content.metaData.captionMedium,
+      state: "AWAITING_APPROVAL",
+      published_at: null
+    })
     const approvals = await query(db.url, "SELECT * FROM approvals WHERE job_id = $1", [byChannel.get(reviewed)!.id])
     expect(approvals.map((a) => a.state)).toEqual(["PENDING"])
 
     // The same content again (another event): served by the kept videos, nothing rendered anew.
-    const again = await api.post("/v1/stream", { streamId: stream.id, eventId: newEventId(), occurredAt: new Date().toISOString(), data: content })
+    const again = await api.post("/v1/stream", {
+      streamId: stream.id,
+      eventId: newEventId(),
+      occurredAt: new Date().toISOString(),
+      data: content
+    })
     const second = await settled(again.body.ingestEventId)
     expect(second.map((j) => j.status).sort()).toEqual(["AWAITING_APPROVAL", "PUBLISHED", "PUBLISHED"])
-    expect((await query(db.url, "SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = $1", [ws.accountId]))[0]!.n).toBe(2)
+    expect(
+      (await query(db.url, "SELECT count(*)::int AS n FROM render_jobs WHERE workspace_id = $1", [ws.accountId]))[0]!.n
+    ).toBe(2)
   }, 240_000)
 })
 
 describe("approvals", () => {
-  it("lists the pending approval with its post; approving releases it, rejecting stops it, deciding twice is 409", async () => {
-    const ws = await setUp("Approvals")
-    await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
-    const first = await ws.send()
-    const second = await ws.send({ ...content, clipData: { headline: "Silver slips" } })
-    await settled(first.ingestEventId)
-    await settled(second.ingestEventId)
+  it(
+    "lists the pending approval with its post; approving releases it, rejecting stops it, deciding twice is 409",
+    async () => {
+      const ws = await setUp("Approvals")
+      await ws.channel({ name: "Reviewed", surface: "tiktok", approval: "PER_POST" })
+      const first = await ws.send()
+      const second = await ws.send({ ...content, clipData: { headline: "Silver slips" } })
+      await settled(first.ingestEventId)
+      await settled(second.ingestEventId)
 
-    const listed = await ws.api.get("/v1/approvals?state=PENDING")
-    expect(listed.status, listed.text).toBe(200)
-    expect(listed.body).toMatchObject({ total: 2, all: 2, page: 1, facets: { state: { PENDING: 2, APPROVED: 0, REJECTED: 0 } } })
-    const approvalOf = (jobId: string) => listed.body.approvals.find((a: { postGroupId: string }) => a.postGroupId === jobId)
-    const approval = approvalOf(first.matched[0]!.postGroupId)
-    expect(approval).toMatchObject({ state: "PENDING", channelName: "Reviewed", templateId: MARKET })
-    expect(approval.posts).toEqual([expect.objectContaining({ platform: "tiktok", ratio: "9x16", state: "AWAITING_APPROVAL",
-      caption: content.metaData.captionMedium })])
-    const asset = approval.posts[0].assets[0]
-    expect((await fetch(asset.url)).status).toBe(200)
+      const listed = await ws.api.get("/v1/approvals?state=PENDING")
+      expect(listed.status, listed.text).toBe(200)
+      expect(listed.body).toMatchObject({
+        total: 2,
+        all: 2,
+        page: 1,
+        facets: { state: { PENDING: 2, APPROVED: 0, REJECTED: 0 } }
+      })
+      const approvalOf = (jobId: string) =>
+        listed.body.approvals.find((a: { postGroupId: string }) => a.postGroupId === jobId)
+      const approval = approvalOf(first.matched[0]!.postGroupId)
+      expect(approval).toMatchObject({ state: "PENDING", channelName: "Reviewed", templateId: MARKET })
+      expect(approval.posts).toEqual([
+        expect.objectContaining({
+          platform: "tiktok",
+          ratio: "9x16",
+          state: "AWAITING_APPROVAL",
+          caption: content.metaData.captionMedium
+        })
+      ])
+      const asset = approval.posts[0].assets[0]
+      expect((await fetch(asset.url)).status).toBe(200)
 
-    const approved = await ws.api.post(`/v1/approvals/${approval.id}`, {})
-    expect(approved.status, approved.text).toBe(200)
-    expect(approved.body).toEqual({ postIds: [approval.posts[0].id], state: "APPROVED" })
-    // Released with its time come: handed over at once, and published.
-    expect((await settled(first.ingestEventId))[0]!.status).toBe("PUBLISHED")
-    const released = await query(db.url, "SELECT state, published_at FROM posts WHERE job_id = $1", [first.matched[0]!.postGroupId])
-    expect(released).toEqual([{ state: "PUBLISHED", published_at: expect.any(Date) }])
-    expectError(await ws.api.post(`/v1/approvals/${approval.id}`, { state: "REJECTED" }), 409, "invalid_state_transition")
+      const approved = await ws.api.post(`/v1/approvals/${approval.id}`, {})
+      expect(approved.status, approved.text).toBe(200)
+      expect(approved.body).toMatchObject({
+        postIds: [approval.posts[0].id],
+        state: "APPROVED",
+        decidedBy: expect.stringMatching(/^apikey:/)
+      })
+      // Released with its time come: handed over at once, and published.
+      expect((await settled(first.ingestEventId))[0]!.status).toBe("PUBLISHED")
+      const released = await query(db.url, "SELECT state, published_at FROM posts WHERE job_id = $1", [
+        first.matched[0]!.postGroupId
+      ])
+      expect(released).toEqual([{ state: "PUBLISHED", published_at: expect.any(Date) }])
+      expectError(
+        await ws.api.post(`/v1/approvals/${approval.id}`, { state: "REJECTED" }),
+        409,
+        "invalid_state_transition"
+      )
 
-    const other = approvalOf(second.matched[0]!.postGroupId)
-    const rejected = await ws.api.post(`/v1/approvals/${other.id}`, { state: "REJECTED", note: "Wrong figure" })
-    expect(rejected.body.state).toBe("REJECTED")
-    expect((await jobsOf(second.ingestEventId))[0]!.status).toBe("REJECTED")
-    const posts = await query(db.url, "SELECT state FROM posts WHERE job_id = $1", [second.matched[0]!.postGroupId])
-    expect(posts.map((p) => p.state)).toEqual(["REJECTED"])
-    expectError(await ws.api.post("/v1/approvals/01JAAAAAAAAAAAAAAAAAAAAAAA", {}), 404, "not_found")
-    expectError(await ws.api.post(`/v1/approvals/${other.id}`, { state: "MAYBE" }), 400, "schema_validation")
-  }, 240_000)
+      const other = approvalOf(second.matched[0]!.postGroupId)
+      const rejected = await ws.api.post(`/v1/approvals/${other.id}`, { state: "REJECTED", note: "Wrong figure" })
+      expect(rejected.body.state).toBe("REJECTED")
+      expect((await jobsOf(second.ingestEventId))[0]!.status).toBe("REJECTED")
+      const posts = await query(db.url, "SELECT state FROM posts WHERE job_id = $1", [second.matched[0]!.postGroupId])
+      expect(posts.map((p) => p.state)).toEqual(["REJECTED"])
+      expectError(await ws.api.post("/v1/approvals/01JAAAAAAAAAAAAAAAAAAAAAAA", {}), 404, "not_found")
+      expectError(await ws.api.post(`/v1/approvals/${other.id}`, { state: "MAYBE" }), 400, "schema_validation")
+    },
+    240_000
+  )
 })
 
 describe("job actions and refusals", () => {
@@ -184,30 +243,40 @@ describe("job actions and refusals", () => {
     const now = await ws.send()
     const [published] = await settled(now.ingestEventId)
     expect(published!.status).toBe("PUBLISHED")
-    expect(expectError(await ws.api.post(`/v1/jobs/${published!.id}/cancel`), 409, "conflict").message).toContain("PUBLISHED")
+    expect(expectError(await ws.api.post(`/v1/jobs/${published!.id}/cancel`), 409, "conflict").message).toContain(
+      "PUBLISHED"
+    )
     expect((await jobsOf(now.ingestEventId))[0]!.status).toBe("PUBLISHED")
   }, 240_000)
 
-  it("update, delete and repost: bodies over the limits are refused naming the field; unpublished jobs are 409", async () => {
-    const ws = await setUp("Edits")
-    await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
-    const sent = await ws.sendLater()
-    expect((await settled(sent.ingestEventId))[0]!.status).toBe("SCHEDULED")
-    const jobId = sent.matched[0]!.postGroupId
-    const tooLong = await ws.api.post(`/v1/jobs/${jobId}/update`, {
-      caption: "x".repeat(4001),
-      hashtags: Array.from({ length: 61 }, (_, i) => `tag${i}`),
-      title: "t".repeat(401)
-    })
-    expectError(tooLong, 400, "schema_validation")
-    expect(tooLong.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual(["/caption", "/hashtags", "/title"])
-    const fits = { caption: "x".repeat(4000), hashtags: ["gold"], title: "Gold", link: { url: "" } }
-    for (const [path, body] of [["update", fits], ["delete", undefined], ["repost", undefined]] as const) {
-      const r = await ws.api.post(`/v1/jobs/${jobId}/${path}`, body)
-      expect(expectError(r, 409, "conflict").message).toContain("published")
-      expectError(await ws.api.post(`/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/${path}`, body), 404, "not_found")
-    }
-  }, 240_000)
+  it(
+    "update, delete and repost: bodies over the limits are refused naming the field; unpublished jobs are 409",
+    async () => {
+      const ws = await setUp("Edits")
+      await ws.laterChannel({ name: "Shorts", surface: "youtube-shorts" })
+      const sent = await ws.sendLater()
+      expect((await settled(sent.ingestEventId))[0]!.status).toBe("SCHEDULED")
+      const jobId = sent.matched[0]!.postGroupId
+      const tooLong = await ws.api.post(`/v1/jobs/${jobId}/update`, {
+        caption: "x".repeat(4001),
+        hashtags: Array.from({ length: 61 }, (_, i) => `tag${i}`),
+        title: "t".repeat(401)
+      })
+      expectError(tooLong, 400, "schema_validation")
+      expect(tooLong.body.error.details.map((d: { path: string }) => d.path).sort()).toEqual([
+        "/caption",
+        "/hashtags",
+        "/title"
+      ])
+      const fits = { caption: "x".repeat(4000), hashtags: ["gold"], title: "Gold", link: { url: "" } }
+      for (const [path, body] of [["update", fits], ["delete", undefined], ["repost", undefined]] as const) {
+        const r = await ws.api.post(`/v1/jobs/${jobId}/${path}`, body)
+        expect(expectError(r, 409, "conflict").message).toContain("published")
+        expectError(await ws.api.post(`/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/${path}`, body), 404, "not_found")
+      }
+    },
+    240_000
+  )
 
   it("deleting a channel cancels its jobs still to happen", async () => {
     const ws = await setUp("Channel deleted")
@@ -237,12 +306,19 @@ describe("job actions and refusals", () => {
     const video = entries.find((e) => e.name.endsWith(".mp4"))!
     expect(video.data.subarray(4, 8).toString()).toBe("ftyp")
     const post = JSON.parse(entries.find((e) => e.name.endsWith(".json"))!.data.toString())
-    expect(post).toMatchObject({ postGroupId: jobId, state: "PUBLISHED", platform: "youtube", caption: content.metaData.captionLong,
-      timeZone: "Europe/Berlin" })
+    expect(post).toMatchObject({
+      postGroupId: jobId,
+      state: "PUBLISHED",
+      platform: "youtube",
+      caption: content.metaData.captionLong,
+      timeZone: "Europe/Berlin"
+    })
     expect(post.scheduledFor).toMatch(/\+0[12]:00$/)
     expect(post.publishedAt).toMatch(/\+0[12]:00$/)
     const postId = post.id as string
-    expect((await zipOf(`/v1/posts/${postId}/package`)).map((e) => e.name).sort()).toEqual(entries.map((e) => e.name).sort())
+    expect((await zipOf(`/v1/posts/${postId}/package`)).map((e) => e.name).sort()).toEqual(
+      entries.map((e) => e.name).sort()
+    )
     expectError(await ws.api.get(`/v1/jobs/${jobId}/download?tz=Mars/Olympus`), 400, "schema_validation")
     expectError(await ws.api.get("/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/download"), 404, "not_found")
 

@@ -1,25 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 import { expectError, ULID } from "../support/Routes.js"
 
 // Two nodes on one database: a key revoked through one is refused by the other at once, though the other had it
 // cached as valid a moment before.
 
-let db: TestDatabase
 let a: TestNode
 let b: TestNode
 
-beforeAll(async () => {
-  db = await createTestDatabase("platform_keys")
-  a = await startNode({ databaseUrl: db.url })
-  b = await startNode({ databaseUrl: db.url })
-})
+const db = useDatabase("platform_keys")
 
 afterAll(async () => {
   await Promise.all([a?.stop(), b?.stop()])
-  await db?.drop()
+})
+
+beforeAll(async () => {
+  a = await startNode({ databaseUrl: db.url })
+  b = await startNode({ databaseUrl: db.url })
 })
 
 const broadcasts = (node: TestNode, key: string) => client(node, key).get("/v1/broadcasts")
@@ -52,13 +51,17 @@ describe("platform keys: list and revoke", () => {
     expectError(await broadcasts(b, apiKey), 401, "unauthenticated")
     expect((await broadcasts(b, spare.body.apiKey)).status).toBe(200)
 
-    const after = (await admin(a).get("/admin/platform-keys")).body.keys as Array<{ keyId: string; revokedAt: string | null }>
+    const after = (await admin(a).get("/admin/platform-keys")).body.keys as Array<
+      { keyId: string; revokedAt: string | null }
+    >
     const revokedAt = after.find((k) => k.keyId === keyId)!.revokedAt
     expect(Date.parse(revokedAt!)).not.toBeNaN()
     expect(after.find((k) => k.keyId === spare.body.keyId)!.revokedAt).toBeNull()
     // Revoking again answers the same and keeps the first time.
     expect((await admin(b).post(`/admin/platform-keys/${keyId}/revoke`)).body).toEqual({ revoked: true })
-    const again = (await admin(a).get("/admin/platform-keys")).body.keys as Array<{ keyId: string; revokedAt: string | null }>
+    const again = (await admin(a).get("/admin/platform-keys")).body.keys as Array<
+      { keyId: string; revokedAt: string | null }
+    >
     expect(again.find((k) => k.keyId === keyId)!.revokedAt).toBe(revokedAt)
   })
 

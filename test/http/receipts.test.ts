@@ -1,18 +1,16 @@
-import { layer } from "@effect/vitest"
 import { PgClient } from "@effect/sql-pg"
+import { layer } from "@effect/vitest"
 import { Effect, Layer, Redacted } from "effect"
-import { afterAll, beforeAll, expect } from "vitest"
-import { receiptPath, ReceiptLinks } from "../../src/channels/handover/ReceiptLinks.js"
+import { beforeAll, expect } from "vitest"
 import { AppConfig } from "../../src/Config.js"
+import { ReceiptLinks, receiptPath } from "../../src/delivery/handover/ReceiptLinks.js"
 import { type Answer, call, type client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, newEventId } from "../support/Routes.js"
 import { testSettings } from "../support/ServiceLayer.js"
 import { urlSigning } from "../support/Storage.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let workspaceId: string
 let channelId: string
@@ -40,9 +38,9 @@ const seedPost = async (state: string, title = "Copper slips") => {
   return postId
 }
 
+const { db, node } = useNode({ label: "receipts" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("receipts")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["brands:write", "channels:write", "posts:read"], "Receipts")
   api = ws.api
   workspaceId = ws.accountId
@@ -58,11 +56,6 @@ beforeAll(async () => {
     [eventId, workspaceId]
   )
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 /** Receipt links made in-process the way hand-overs make them: the node's URL secret, its public address. */
 const LinksLive = Layer.unwrapEffect(Effect.sync(() =>

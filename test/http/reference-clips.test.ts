@@ -1,22 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { MARKET } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
 let ws: Awaited<ReturnType<typeof workspaceWithKey>>
 
-beforeAll(async () => {
-  db = await createTestDatabase("reference_clips")
-  node = await startNode({ databaseUrl: db.url })
-  ws = await workspaceWithKey(node, ["templates:read"])
-})
+const { node } = useNode({ label: "reference_clips" })
 
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
+beforeAll(async () => {
+  ws = await workspaceWithKey(node, ["templates:read"])
 })
 
 const fetchClip = async (path: string, headers: Record<string, string> = {}) => {
@@ -82,11 +74,13 @@ describe("GET /v1/templates/{templateId}/reference/{ratio}", () => {
     expect(shape.body.error.code).toBe("ratio_not_supported")
     const odd = await ws.api.get(`/v1/templates/${MARKET}/reference/7x3`)
     expect(odd.body.error.code).toBe("ratio_not_supported")
-    for (const path of [
-      "/v1/templates/tpl_000000000000/reference/1x1",
-      `/v1/templates/${MARKET}/reference/1x1?variant=nope`,
-      `/v1/templates/${MARKET}/reference/1x1?version=9.9.9`
-    ]) {
+    for (
+      const path of [
+        "/v1/templates/tpl_000000000000/reference/1x1",
+        `/v1/templates/${MARKET}/reference/1x1?variant=nope`,
+        `/v1/templates/${MARKET}/reference/1x1?version=9.9.9`
+      ]
+    ) {
       const r = await ws.api.get(path)
       expect(r.status, path).toBe(404)
       expect(r.body.error.code).toBe("unknown_template")

@@ -1,25 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, MARKET, videoBody, waitForExport } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
 type Api = ReturnType<typeof client>
 
-const STATES = ["PENDING", "SUBMITTED", "RENDERING", "DOWNLOADING", "STORED", "COMPLETED", "PARTIAL", "FAILED",
-  "TIMED_OUT", "CANCELLED"]
+const STATES = [
+  "PENDING",
+  "SUBMITTED",
+  "RENDERING",
+  "DOWNLOADING",
+  "STORED",
+  "COMPLETED",
+  "PARTIAL",
+  "FAILED",
+  "TIMED_OUT",
+  "CANCELLED"
+]
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let accountId: string
 let example: Record<string, unknown>
 let done: string
 let quotaBefore: any
 
+const { node } = useNode({ label: "render_jobs" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("render_jobs")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["renders:read", "renders:write", "templates:read", "allowance:read"], "Jobs")
   api = ws.api
   accountId = ws.accountId
@@ -30,11 +37,6 @@ beforeAll(async () => {
   done = started.body.jobId
   expect(await waitForExport(api, done, 120_000)).toMatchObject({ status: "succeeded", kept: true })
 }, 180_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 describe("GET /v1/renders/quota", () => {
   it("counts the finished export against the allowance and its clip against storage", async () => {
@@ -61,8 +63,10 @@ describe("GET /v1/renders/quota", () => {
 
   it("counts seats against the workspace's limit, and the admin limits route answers the same quota", async () => {
     const a = admin(node)
-    expect((await a.post(`/admin/workspaces/${accountId}/members`, { email: "ops@example.com", role: "operations" }))
-      .status).toBe(201)
+    expect(
+      (await a.post(`/admin/workspaces/${accountId}/members`, { email: "ops@example.com", role: "operations" }))
+        .status
+    ).toBe(201)
     const limits = await a.put(`/admin/workspaces/${accountId}/limits`, { seats: 3 })
     expect(limits.status).toBe(200)
     expect(limits.body.quota.used).toBe(1)

@@ -1,28 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 
-// The request rules of the edge (README "Request bodies"), each once a fault the fuzz pinned (test/fuzz/KnownBugs.ts).
-let db: TestDatabase
-let node: TestNode
+// The request rules of the edge (docs/integrating.md "Request bodies"), each once a fault the fuzz pinned (test/fuzz/KnownBugs.ts).
 let key: string
 let api: ReturnType<typeof client>
 
+const { node } = useNode({ label: "request_bodies" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("request_bodies")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["*"], "Bodies")
   key = ws.apiKey
   api = ws.api
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 /** Well under the fuzz's 8 s: an answer that waits for anything but the body's end is too late. */
 const PROMPTLY_MS = 3_000
@@ -41,7 +33,13 @@ const send = async (
     ...(body === undefined ? {} : { body, duplex: "half" } as RequestInit)
   })
   const text = await response.text()
-  return { status: response.status, headers: response.headers, text, body: text === "" ? undefined : JSON.parse(text), ms: Date.now() - started }
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: text === "" ? undefined : JSON.parse(text),
+    ms: Date.now() - started
+  }
 }
 
 const BOUNDARY = "----cwbodies"
@@ -83,8 +81,12 @@ describe("multipart bodies", () => {
     const r = await send("/v1/media", { "content-type": "multipart/form-data" }, filePart("x") + closing)
     expect(wholeBody(r, 415, "unsupported_media_type", "boundary").message).toContain("boundary")
     // A JSON route the platform would read the form for is held to the same rule.
-    wholeBody(await send("/v1/brands", { "content-type": "multipart/form-data; charset=utf-8" }, closing), 415,
-      "unsupported_media_type", "boundary")
+    wholeBody(
+      await send("/v1/brands", { "content-type": "multipart/form-data; charset=utf-8" }, closing),
+      415,
+      "unsupported_media_type",
+      "boundary"
+    )
     expect(await counts()).toEqual(before)
   })
 
@@ -110,7 +112,9 @@ describe("multipart bodies", () => {
 
   it("a form that ends before its closing boundary, or is empty, is 400 as soon as the body ends", async () => {
     const before = await counts()
-    for (const body of [filePart("x"), "", `--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"--${BOUNDARY}--`]) {
+    for (
+      const body of [filePart("x"), "", `--${BOUNDARY}\r\nContent-Disposition: form-data; name="a"--${BOUNDARY}--`]
+    ) {
       const r = await send("/v1/media", FORM, body)
       expect(wholeBody(r, 400, "schema_validation", "multipartClose").message).toContain("closing boundary")
     }
@@ -119,7 +123,12 @@ describe("multipart bodies", () => {
     const r = await send("/v1/media", FORM, chunked([encoder.encode(filePart("x")), encoder.encode("more")]))
     wholeBody(r, 400, "schema_validation", "multipartClose")
     // The receipt form, read by the platform whole before the route runs, the same.
-    wholeBody(await send(`/v1/receipts/${MISSING}?exp=1&sig=x`, FORM, filePart("x")), 400, "schema_validation", "multipartClose")
+    wholeBody(
+      await send(`/v1/receipts/${MISSING}?exp=1&sig=x`, FORM, filePart("x")),
+      400,
+      "schema_validation",
+      "multipartClose"
+    )
     expect(await counts()).toEqual(before)
   })
 
@@ -130,7 +139,11 @@ describe("multipart bodies", () => {
         "Content-Type: image/png\r\n\r\n"
     )
     const tail = `\r\n--${BOUNDARY}--\r\n`
-    const r = await send("/v1/media", FORM, chunked([head, png(8, 8), encoder.encode(tail.slice(0, 7)), encoder.encode(tail.slice(7))]))
+    const r = await send(
+      "/v1/media",
+      FORM,
+      chunked([head, png(8, 8), encoder.encode(tail.slice(0, 7)), encoder.encode(tail.slice(7))])
+    )
     expect(r.status, r.text).toBe(201)
     expect(r.body.file.name).toBe("split.png")
   })
@@ -164,7 +177,9 @@ describe("JSON bodies", () => {
       ["/v1/brands", { "content-type": "text/plain; x=application/json" }]
     ]
     for (const [path, headers] of refused) {
-      expect(expectError(await send(path, headers, new TextEncoder().encode(body)), 415, "unsupported_media_type").details)
+      expect(
+        expectError(await send(path, headers, new TextEncoder().encode(body)), 415, "unsupported_media_type").details
+      )
         .toHaveLength(1)
     }
     const adminBody = new TextEncoder().encode(JSON.stringify({ name: "Refused" }))
@@ -174,10 +189,13 @@ describe("JSON bodies", () => {
 
   it("UTF-8 in any spelling is taken, and a request without a body needs no Content-Type", async () => {
     const body = (name: string) => JSON.stringify({ name })
-    expect((await send("/v1/brands", { "content-type": "application/json; charset=UTF-8" }, body("Upper"))).status).toBe(201)
+    expect((await send("/v1/brands", { "content-type": "application/json; charset=UTF-8" }, body("Upper"))).status)
+      .toBe(201)
     expect((await send("/v1/brands", { "content-type": "Application/JSON;charset=\"utf-8\"" }, body("Quoted"))).status)
       .toBe(201)
-    expect((await send("/v1/brands", { "content-type": "application/json; charset=utf8" }, body("Alias"))).status).toBe(201)
+    expect((await send("/v1/brands", { "content-type": "application/json; charset=utf8" }, body("Alias"))).status).toBe(
+      201
+    )
     const bare = await send("/v1/brands", {})
     expect(bare.status, bare.text).toBe(201)
     expect(bare.body.brand.name).toMatch(/^New brand \d+$/)

@@ -1,18 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-beforeAll(async () => {
-  db = await createTestDatabase("reserved")
-  node = await startNode({ databaseUrl: db.url })
-})
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { node } = useNode({ label: "reserved" })
 
 describe("routes no key may use", () => {
   it.each(["buy", "keep", "drop"])("POST /v1/renders/%s is 403 for every key, even *", async (action) => {

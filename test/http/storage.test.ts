@@ -1,10 +1,9 @@
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, MARKET, videoBody } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 import {
   blobExists as blobExistsIn,
@@ -19,8 +18,6 @@ import {
 
 type Api = ReturnType<typeof client>
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let other: Api
 let accountId: string
@@ -29,9 +26,9 @@ let example: Record<string, unknown>
 let en: string
 let de: string
 
+const { db, node } = useNode({ label: "storage", env: { RENDER_SLOTS: "2" } })
+
 beforeAll(async () => {
-  db = await createTestDatabase("storage")
-  node = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "2" } })
   const ws = await workspaceWithKey(node, ["*"], "Storage")
   api = ws.api
   accountId = ws.accountId
@@ -44,11 +41,6 @@ beforeAll(async () => {
   de = batch.body.jobs.find((j: { locale: string }) => j.locale === "de").jobId
   for (const id of [en, de]) await settled(id)
 }, 240_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
 
 const clipState = (jobId: string) => clipOf(db.url, jobId)
 const settled = (jobId: string) => waitSettled(api, jobId)

@@ -1,26 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { MARKET, newEventId } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: Awaited<ReturnType<typeof workspaceWithKey>>["api"]
 let example: Record<string, Record<string, unknown>>
 
+const { node } = useNode({ label: "stream_field_maps" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("stream_field_maps")
-  node = await startNode({ databaseUrl: db.url })
   api = (await workspaceWithKey(node, ["streams:read", "streams:write", "ingest:write", "templates:read"])).api
   const described = await api.get(`/v1/formats/template/${MARKET}`)
   expect(described.status, described.text).toBe(200)
   example = described.body.example
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 type Entry = { from: string; maxLength?: boolean }
@@ -47,8 +39,12 @@ const stream = async (fieldMap: Record<string, unknown>) => {
   return made.body.stream.id as string
 }
 
-const envelope = (streamId: string, data: unknown) =>
-  ({ streamId, eventId: newEventId(), occurredAt: "2026-11-23T08:30:00Z", data })
+const envelope = (streamId: string, data: unknown) => ({
+  streamId,
+  eventId: newEventId(),
+  occurredAt: "2026-11-23T08:30:00Z",
+  data
+})
 
 const validate = async (streamId: string, data: unknown) => {
   const r = await api.post("/v1/stream/validate", envelope(streamId, data))
@@ -61,7 +57,9 @@ const paths = (problems: ReadonlyArray<{ path: string }>) => problems.map((p) =>
 describe("field maps over any place of the input document", () => {
   it("a map built from the template's own example, language copies mapped whole, is saved and validates its example", async () => {
     const map = mapFromExample()
-    expect(Object.keys(map)).toEqual(expect.arrayContaining(["/clipData/headline", "/metaData/hashtags", "/locales/de", "/locales/pt-BR"]))
+    expect(Object.keys(map)).toEqual(
+      expect.arrayContaining(["/clipData/headline", "/metaData/hashtags", "/locales/de", "/locales/pt-BR"])
+    )
     const id = await stream(map)
     const listed = (await api.get("/v1/streams")).body.streams.find((s: { id: string }) => s.id === id)
     expect(listed.fieldMap).toEqual(map)
@@ -76,7 +74,9 @@ describe("field maps over any place of the input document", () => {
     const strict = await validate(await stream(mapFromExample()), { src: withHeadline(long) })
     expect(strict.valid).toBe(false)
     expect(paths(strict.errors)).toEqual(["/clipData/headline"])
-    const cutting = await validate(await stream(mapFromExample({ "/clipData/headline": { maxLength: true } })), { src: withHeadline(long) })
+    const cutting = await validate(await stream(mapFromExample({ "/clipData/headline": { maxLength: true } })), {
+      src: withHeadline(long)
+    })
     expect(cutting.valid).toBe(true)
     expect(cutting.document.clipData.headline).toBe("H".repeat(80))
     expect(cutting.warnings).toEqual([{ path: "/clipData/headline", message: expect.stringContaining("95") }])
@@ -114,18 +114,37 @@ describe("field maps over any place of the input document", () => {
     const id = await stream(map)
     const clipData = example["clipData"]!
     const figures = clipData["figures"] as Array<Record<string, unknown>>
-    const data = { c: clipData, m: example["metaData"], l: example["locales"], figures: figures.slice(0, 2), second: figures[5] }
+    const data = {
+      c: clipData,
+      m: example["metaData"],
+      l: example["locales"],
+      figures: figures.slice(0, 2),
+      second: figures[5]
+    }
     const good = await validate(id, data)
     expect(good.errors).toEqual([])
     expect(good.document.clipData.figures).toEqual([figures[0], figures[5]])
     expect(good.document.locales).toEqual(example["locales"])
-    const bad = await validate(id, { ...data, second: { label: "L".repeat(30), value: "high" }, l: { de: { clipData: { headline: 7 } } } })
+    const bad = await validate(id, {
+      ...data,
+      second: { label: "L".repeat(30), value: "high" },
+      l: { de: { clipData: { headline: 7 } } }
+    })
     expect(bad.valid).toBe(false)
-    expect(paths(bad.errors)).toEqual(expect.arrayContaining(["/clipData/figures/1/label", "/clipData/figures/1/value", "/locales/de/clipData/headline"]))
+    expect(paths(bad.errors)).toEqual(
+      expect.arrayContaining([
+        "/clipData/figures/1/label",
+        "/clipData/figures/1/value",
+        "/locales/de/clipData/headline"
+      ])
+    )
   })
 
   it("maxLength on a group or a language copy cuts every over-long text inside it", async () => {
-    const id = await stream({ "/clipData": { from: "/c", maxLength: true }, "/locales/de": { from: "/de", maxLength: true } })
+    const id = await stream({
+      "/clipData": { from: "/c", maxLength: true },
+      "/locales/de": { from: "/de", maxLength: true }
+    })
     const data = {
       c: { headline: "E".repeat(90), bullets: ["b".repeat(200)] },
       de: { clipData: { headline: "D".repeat(85) }, metaData: { title: "T".repeat(101) } }
@@ -135,7 +154,10 @@ describe("field maps over any place of the input document", () => {
     expect(answer.document.locales.de.clipData.headline).toHaveLength(80)
     expect(answer.document.locales.de.metaData.title).toHaveLength(100)
     expect(paths(answer.warnings)).toEqual(expect.arrayContaining([
-      "/clipData/headline", "/clipData/bullets/0", "/locales/de/clipData/headline", "/locales/de/metaData/title"
+      "/clipData/headline",
+      "/clipData/bullets/0",
+      "/locales/de/clipData/headline",
+      "/locales/de/metaData/title"
     ]))
     expect(answer.valid).toBe(true)
   })
@@ -157,6 +179,10 @@ describe("field maps over any place of the input document", () => {
       fieldMap: { "/locales/xx": { from: "/a" }, "/clipData/nope": { from: "/a" }, "/sources": { from: "/a" } }
     })
     expect(r.status).toBe(400)
-    expect(paths(r.body.error.details)).toEqual(["/fieldMap/~1locales~1xx", "/fieldMap/~1clipData~1nope", "/fieldMap/~1sources"])
+    expect(paths(r.body.error.details)).toEqual([
+      "/fieldMap/~1locales~1xx",
+      "/fieldMap/~1clipData~1nope",
+      "/fieldMap/~1sources"
+    ])
   })
 })

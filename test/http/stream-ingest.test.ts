@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("stream_ingest")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { node } = useNode({ label: "stream_ingest" })
 
 /** A workspace with a configuring key and a sending key of its own. */
 const workspace = async (name: string) => {
@@ -29,7 +17,8 @@ describe("GET /v1/stream", () => {
     const mine = await workspace("Sender")
     const theirs = await workspace("Someone else")
     const on = (await mine.config.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
-    const off = (await mine.config.post("/v1/streams", { name: "Paused", templateId: MARKET, enabled: false })).body.stream
+    const off =
+      (await mine.config.post("/v1/streams", { name: "Paused", templateId: MARKET, enabled: false })).body.stream
     const gone = (await mine.config.post("/v1/streams", { name: "Gone", templateId: MARKET })).body.stream
     expect((await mine.config.post(`/v1/streams/${gone.id}/delete`)).status).toBe(200)
     await theirs.config.post("/v1/streams", { name: "Not yours", templateId: MARKET })

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, type Answer, client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, newEventId, ULID } from "../support/Routes.js"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("stream_send")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { db, node } = useNode({ label: "stream_send" })
 
 const configScopes = ["streams:write", "streams:read", "channels:write", "channels:read", "brands:write"]
 
@@ -63,7 +52,9 @@ describe("POST /v1/stream: outcomes", () => {
     const paused = await ws.channel("Paused")
     expect((await ws.config.patch(`/v1/channels/${paused.id}`, { enabled: false })).status).toBe(200)
     const unsubscribed = await ws.channel("Sub off")
-    const off = await ws.config.patch(`/v1/channels/${unsubscribed.id}/subscriptions/${unsubscribed.subscriptionId}`, { enabled: false })
+    const off = await ws.config.patch(`/v1/channels/${unsubscribed.id}/subscriptions/${unsubscribed.subscriptionId}`, {
+      enabled: false
+    })
     expect(off.status, off.text).toBe(200)
 
     const r = await ws.sender.post("/v1/stream", envelope(ws.streamId))
@@ -86,14 +77,22 @@ describe("POST /v1/stream: outcomes", () => {
     ])
     const jobs = await jobsOf(r.body.ingestEventId)
     expect(jobs.map((j) => [j.id, j.channel_id, j.origin]).sort()).toEqual(
-      r.body.matched.map((m: { postGroupId: string; channelId: string }) => [m.postGroupId, m.channelId, "custom"]).sort()
+      r.body.matched.map((m: { postGroupId: string; channelId: string }) => [m.postGroupId, m.channelId, "custom"])
+        .sort()
     )
     // Written ACCEPTED; the channels may have started them by now, and hand-over taken on a rendered one (docs/pipeline.md).
     for (const job of jobs) {
-      expect(["ACCEPTED", "AWAITING_RENDERING", "SCHEDULED", "PUBLISHING", "PUBLISHED", "RENDER_FAILED"]).toContain(job.status)
+      expect(["ACCEPTED", "AWAITING_RENDERING", "SCHEDULED", "PUBLISHING", "PUBLISHED", "RENDER_FAILED"]).toContain(
+        job.status
+      )
     }
     const [event] = await eventRows(ws.accountId)
-    expect(event).toMatchObject({ id: r.body.ingestEventId, status: "ACCEPTED", origin: "custom", post_title: "Gold climbs to a record" })
+    expect(event).toMatchObject({
+      id: r.body.ingestEventId,
+      status: "ACCEPTED",
+      origin: "custom",
+      post_title: "Gold climbs to a record"
+    })
   })
 
   it("no_match: 202, stored, no job", async () => {
@@ -127,9 +126,19 @@ describe("POST /v1/stream: outcomes", () => {
     const first = await ws.sender.post("/v1/stream", body)
     expect(first.status).toBe(202)
     // Key order differs; the body is the same.
-    const again = await ws.sender.post("/v1/stream", { data: body.data, occurredAt: body.occurredAt, eventId: body.eventId, streamId: body.streamId })
+    const again = await ws.sender.post("/v1/stream", {
+      data: body.data,
+      occurredAt: body.occurredAt,
+      eventId: body.eventId,
+      streamId: body.streamId
+    })
     expect(again.status, again.text).toBe(200)
-    expect(again.body).toMatchObject({ status: "duplicate", idempotent: true, matched: [], ingestEventId: first.body.ingestEventId })
+    expect(again.body).toMatchObject({
+      status: "duplicate",
+      idempotent: true,
+      matched: [],
+      ingestEventId: first.body.ingestEventId
+    })
     const other = await ws.sender.post("/v1/stream", { ...body, data: content("Silver slips") })
     expectError(other, 409, "idempotency_conflict")
     expect(pathsOf(other)).toEqual(["/eventId"])
@@ -154,7 +163,10 @@ describe("POST /v1/stream: outcomes", () => {
 
   it("templateId and templateVersion in the body are ignored: the stream decides", async () => {
     const ws = await workspace("Ignored")
-    const r = await ws.sender.post("/v1/stream", envelope(ws.streamId, content(), { templateId: "tpl_000000000000", templateVersion: "9.9.9" }))
+    const r = await ws.sender.post(
+      "/v1/stream",
+      envelope(ws.streamId, content(), { templateId: "tpl_000000000000", templateVersion: "9.9.9" })
+    )
     expect(r.status, r.text).toBe(202)
     expect(r.body.status).toBe("no_match")
   })
@@ -207,7 +219,10 @@ describe("POST /v1/stream: refusals", () => {
     expectError(await ws.sender.post("/v1/stream/validate", { streamId: ws.streamId }), 400, "schema_validation")
     const raw = await fetch(`${node.url}/v1/stream`, {
       method: "POST",
-      headers: { authorization: `Bearer ${(await admin(node).key(ws.accountId, ["ingest:write"])).apiKey}`, "content-type": "application/json" },
+      headers: {
+        authorization: `Bearer ${(await admin(node).key(ws.accountId, ["ingest:write"])).apiKey}`,
+        "content-type": "application/json"
+      },
       body: "{not json"
     })
     expect(((await raw.json()) as { error: { code: string } }).error.code).toBe("malformed_json")
@@ -217,8 +232,13 @@ describe("POST /v1/stream: refusals", () => {
   it("x-service-account naming another account: 403; its own passes", async () => {
     const ws = await workspace("Declared")
     const other = await admin(node).workspace("Another")
-    expectError(await ws.sender.post("/v1/stream", envelope(ws.streamId), { "x-service-account": other.accountId }), 403, "forbidden")
-    expect((await ws.sender.post("/v1/stream", envelope(ws.streamId), { "x-service-account": ws.accountId })).status).toBe(202)
+    expectError(
+      await ws.sender.post("/v1/stream", envelope(ws.streamId), { "x-service-account": other.accountId }),
+      403,
+      "forbidden"
+    )
+    expect((await ws.sender.post("/v1/stream", envelope(ws.streamId), { "x-service-account": ws.accountId })).status)
+      .toBe(202)
   })
 })
 
@@ -229,7 +249,10 @@ const expectErrorOf = (r: Answer, status: number, code: string) => {
 
 describe("POST /v1/stream/validate", () => {
   it("answers the document, errors, warnings and wouldMatch, and stores nothing", async () => {
-    const ws = await workspace("Dry run", { "/clipData/headline": { from: "/title" }, "/metaData/title": { from: "/title", maxLength: true } })
+    const ws = await workspace("Dry run", {
+      "/clipData/headline": { from: "/title" },
+      "/metaData/title": { from: "/title", maxLength: true }
+    })
     const ch = await ws.channel("Listening")
     const long = "G".repeat(150)
     const r = await ws.sender.post("/v1/stream/validate", envelope(ws.streamId, { title: long }))
@@ -241,7 +264,12 @@ describe("POST /v1/stream/validate", () => {
       valid: false,
       document: { clipData: { headline: long }, metaData: { title: "G".repeat(100) } },
       warnings: [{ path: "/metaData/title", message: expect.stringContaining("100") }],
-      wouldMatch: [{ channelId: ch.id, channelName: "Listening", subscriptionId: ch.subscriptionId, outputs: [{ ratio: "9x16", locale: "en" }] }]
+      wouldMatch: [{
+        channelId: ch.id,
+        channelName: "Listening",
+        subscriptionId: ch.subscriptionId,
+        outputs: [{ ratio: "9x16", locale: "en" }]
+      }]
     })
     expect(r.body.errors.map((e: { path: string }) => e.path)).toContain("/clipData/headline")
     const fine = await ws.sender.post("/v1/stream/validate", envelope(ws.streamId, { title: "Short" }))
@@ -266,12 +294,17 @@ describe("the field map", () => {
       { "/clipData/headline": { from: "/news/title" }, "/clipData/figures/0/value": { from: "/price" }, ...figure },
       { news: { title: "Gold up" }, price: 2331.8, ignored: true }
     )
-    expect(body.document).toEqual({ clipData: { headline: "Gold up", figures: [{ label: "Gold", value: 2331.8, direction: "up" }] } })
+    expect(body.document).toEqual({
+      clipData: { headline: "Gold up", figures: [{ label: "Gold", value: 2331.8, direction: "up" }] }
+    })
     expect(body.valid).toBe(true)
   })
 
   it("fallback applies when from resolves to nothing, not when it resolves to an empty value", async () => {
-    const map = { "/clipData/headline": { from: "/title", fallback: "No title" }, "/clipData/subline": { from: "/sub", fallback: "none" } }
+    const map = {
+      "/clipData/headline": { from: "/title", fallback: "No title" },
+      "/clipData/subline": { from: "/sub", fallback: "none" }
+    }
     const absent = await mapped(map, { sub: "" })
     expect(absent.document.clipData).toEqual({ headline: "No title", subline: "" })
   })
@@ -299,7 +332,12 @@ describe("the field map", () => {
   })
 
   it("keys into /locales/<locale>/... fill language copies", async () => {
-    const body = await mapped({ ...figure, "/clipData/headline": { from: "/en" }, "/clipData/figures/0/value": { const: 1 }, "/locales/de/clipData/headline": { from: "/de" } }, { en: "Gold up", de: "Gold steigt" })
+    const body = await mapped({
+      ...figure,
+      "/clipData/headline": { from: "/en" },
+      "/clipData/figures/0/value": { const: 1 },
+      "/locales/de/clipData/headline": { from: "/de" }
+    }, { en: "Gold up", de: "Gold steigt" })
     expect(body.document.locales).toEqual({ de: { clipData: { headline: "Gold steigt" } } })
     expect(body.valid).toBe(true)
   })

@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { newEventId } from "../support/Routes.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
 const BRIEFING = "tpl_8e2f60b9d14a"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 
-beforeAll(async () => {
-  db = await createTestDatabase("streams")
-  node = await startNode({ databaseUrl: db.url })
-  api = (await workspaceWithKey(node, ["streams:read", "streams:write", "ingest:write"])).api
-})
+const { db, node } = useNode({ label: "streams" })
 
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
+beforeAll(async () => {
+  api = (await workspaceWithKey(node, ["streams:read", "streams:write", "ingest:write"])).api
 })
 
 const create = (body: Record<string, unknown>) => api.post("/v1/streams", { templateId: MARKET, ...body })
@@ -50,7 +43,12 @@ describe("streams", () => {
   })
 
   it("takes a chosen id, refuses it twice with 409 and drops templateVariant/templateVersion", async () => {
-    const r = await create({ id: "st_00000000abcd", name: "Chosen", templateVariant: "compact", templateVersion: "1.0.0" })
+    const r = await create({
+      id: "st_00000000abcd",
+      name: "Chosen",
+      templateVariant: "compact",
+      templateVersion: "1.0.0"
+    })
     expect(r.status).toBe(201)
     expect(r.body.stream.id).toBe("st_00000000abcd")
     expect(r.body.stream).not.toHaveProperty("templateVariant")
@@ -86,7 +84,9 @@ describe("streams", () => {
     const unknown = await create({ name: "x", templateId: "tpl_000000000000" })
     expect(unknown.status).toBe(404)
     expect(unknown.body.error.code).toBe("unknown_template")
-    expect(await api.get("/v1/streams").then((l) => l.body.streams.some((s: { name: string }) => s.name === "x"))).toBe(false)
+    expect(await api.get("/v1/streams").then((l) => l.body.streams.some((s: { name: string }) => s.name === "x"))).toBe(
+      false
+    )
   })
 
   it("checks field maps against the template", async () => {
@@ -179,7 +179,9 @@ describe("streams", () => {
     const { body } = await create({ name: "Sampled", fieldMap: { "/clipData/headline": { from: "/title" } } })
     const id = body.stream.id
     expect((await receive(id, { title: "Gold up", n: 5 })).status).toBe(202)
-    const broken = await api.post(`/v1/streams/${id}/update`, { fieldMap: { "/clipData/headline": { from: "/missing" } } })
+    const broken = await api.post(`/v1/streams/${id}/update`, {
+      fieldMap: { "/clipData/headline": { from: "/missing" } }
+    })
     expect(broken.status).toBe(400)
     expect(broken.body.error.details[0]).toMatchObject({ path: "/fieldMap", rule: "required" })
     expect(broken.body.error.details[0].message).toContain("/clipData")
@@ -193,7 +195,12 @@ describe("streams", () => {
     const none = await api.post(`/v1/streams/${id}/suggest-map`)
     expect(none.status).toBe(409)
     expect(none.body.error.code).toBe("no_sample")
-    const sample = { title: "Oil slides", summary: "Brent down", provider: "Desk", metrics: [{ label: "Brent", value: 71.2 }] }
+    const sample = {
+      title: "Oil slides",
+      summary: "Brent down",
+      provider: "Desk",
+      metrics: [{ label: "Brent", value: 71.2 }]
+    }
     expect((await receive(id, sample)).status).toBe(202)
     const r = await api.post(`/v1/streams/${id}/suggest-map`, {})
     expect(r.status).toBe(200)
@@ -225,26 +232,42 @@ describe("streams", () => {
 
   it("applies a retried request (same x-request-id) once", async () => {
     const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ0"
-    const first = await api.post("/v1/streams", { id: "st_00000000aaaa", name: "Once", templateId: MARKET }, { "x-request-id": requestId })
-    const second = await api.post("/v1/streams", { id: "st_00000000aaaa", name: "Once", templateId: MARKET }, { "x-request-id": requestId })
+    const first = await api.post("/v1/streams", { id: "st_00000000aaaa", name: "Once", templateId: MARKET }, {
+      "x-request-id": requestId
+    })
+    const second = await api.post("/v1/streams", { id: "st_00000000aaaa", name: "Once", templateId: MARKET }, {
+      "x-request-id": requestId
+    })
     expect(first.status).toBe(201)
     expect(second.status).toBe(201)
     const rows = await query(db.url, "SELECT id FROM streams WHERE id = 'st_00000000aaaa'")
     expect(rows).toHaveLength(1)
-    const messages = await query(db.url, "SELECT count(*)::int AS n FROM cluster_messages WHERE entity_id = 'st_00000000aaaa'")
+    const messages = await query(
+      db.url,
+      "SELECT count(*)::int AS n FROM cluster_messages WHERE entity_id = 'st_00000000aaaa'"
+    )
     expect(messages[0]).toEqual({ n: 1 })
   })
 
   it("applies the same update sent several times at once only once", async () => {
     await create({ id: "st_00000000cccc", name: "Before" })
     const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ2"
-    const answers = await Promise.all(Array.from({ length: 5 }, () =>
-      api.post("/v1/streams/st_00000000cccc/update", { name: "Renamed once" }, { "x-request-id": requestId })))
+    const answers = await Promise.all(
+      Array.from(
+        { length: 5 },
+        () => api.post("/v1/streams/st_00000000cccc/update", { name: "Renamed once" }, { "x-request-id": requestId })
+      )
+    )
     for (const answer of answers) expect([200, 409]).toContain(answer.status)
     expect(answers.some((answer) => answer.status === 200)).toBe(true)
-    const messages = await query(db.url, "SELECT count(*)::int AS n FROM cluster_messages WHERE entity_id = 'st_00000000cccc' AND tag = 'Update'")
+    const messages = await query(
+      db.url,
+      "SELECT count(*)::int AS n FROM cluster_messages WHERE entity_id = 'st_00000000cccc' AND tag = 'Update'"
+    )
     expect(messages[0]).toEqual({ n: 1 })
-    expect((await query(db.url, "SELECT name FROM streams WHERE id = 'st_00000000cccc'"))[0]).toEqual({ name: "Renamed once" })
+    expect((await query(db.url, "SELECT name FROM streams WHERE id = 'st_00000000cccc'"))[0]).toEqual({
+      name: "Renamed once"
+    })
   })
 
   it("answers updates sent together each for its own stream, and changes only the caller's", async () => {
@@ -252,11 +275,22 @@ describe("streams", () => {
     const mine = Array.from({ length: 10 }, (_, i) => `st_0000000b${String(i).padStart(4, "0")}`)
     const theirs = Array.from({ length: 5 }, (_, i) => `st_0000000c${String(i).padStart(4, "0")}`)
     for (const id of mine) expect((await create({ id, name: "Mine" })).status).toBe(201)
-    for (const id of theirs) expect((await other.post("/v1/streams", { id, name: "Theirs", templateId: MARKET })).status).toBe(201)
-    const answers = await Promise.all([...mine, ...theirs].map((id) => api.post(`/v1/streams/${id}/update`, { name: `Renamed ${id}` })))
+    for (const id of theirs) {
+      expect((await other.post("/v1/streams", { id, name: "Theirs", templateId: MARKET })).status).toBe(201)
+    }
+    const answers = await Promise.all(
+      [...mine, ...theirs].map((id) => api.post(`/v1/streams/${id}/update`, { name: `Renamed ${id}` }))
+    )
     expect(answers.map((answer) => answer.status)).toEqual([...mine.map(() => 200), ...theirs.map(() => 404)])
-    const rows = await query<{ id: string; name: string }>(db.url, "SELECT id, name FROM streams WHERE id = ANY($1) ORDER BY id", [[...mine, ...theirs]])
-    expect(rows).toEqual([...mine.map((id) => ({ id, name: `Renamed ${id}` })), ...theirs.map((id) => ({ id, name: "Theirs" }))])
+    const rows = await query<{ id: string; name: string }>(
+      db.url,
+      "SELECT id, name FROM streams WHERE id = ANY($1) ORDER BY id",
+      [[...mine, ...theirs]]
+    )
+    expect(rows).toEqual([
+      ...mine.map((id) => ({ id, name: `Renamed ${id}` })),
+      ...theirs.map((id) => ({ id, name: "Theirs" }))
+    ])
   })
 
   it("stores updated text exactly, quotes, backslashes, braces and the word NULL included", async () => {
@@ -272,8 +306,12 @@ describe("streams", () => {
 
   it("applies a retried create with a drawn id once: the same request id draws the same stream id", async () => {
     const requestId = "01JZZZZZZZZZZZZZZZZZZZZZZ1"
-    const first = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, { "x-request-id": requestId })
-    const second = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, { "x-request-id": requestId })
+    const first = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, {
+      "x-request-id": requestId
+    })
+    const second = await api.post("/v1/streams", { name: "Drawn once", templateId: MARKET }, {
+      "x-request-id": requestId
+    })
     expect(first.status).toBe(201)
     expect(second.status).toBe(201)
     expect(second.body.stream.id).toBe(first.body.stream.id)

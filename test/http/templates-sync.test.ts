@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: ReturnType<typeof client>
 let accountId: string
 
@@ -20,17 +18,12 @@ const mirrored = async (workspaceId: string) =>
     workspaceId
   ])
 
+const { db, node } = useNode({ label: "templates_sync" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("templates_sync")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspaceWithKey(node, ["templates:read", "templates:write"])
   api = ws.api
   accountId = ws.accountId
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 describe("POST /v1/templates/sync", () => {

@@ -1,33 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Either } from "effect"
+import { describe, expect, it } from "vitest"
 import { describeBuild } from "../../src/templates/Describe.js"
 import { descriptorSha } from "../../src/templates/Descriptor.js"
 import { listTemplates, resolveBuild } from "../../src/templates/TemplateRegistry.js"
 import { type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { checkSchema } from "../templates/MiniJsonSchema.js"
 
 const marketMove = "tpl_3a7c91e04b5d"
 const briefing = "tpl_8e2f60b9d14a"
 const missing = "tpl_000000000000"
 
-let db: TestDatabase
-let node: TestNode
-let api: ReturnType<typeof client>
-let anonymous: ReturnType<typeof client>
-
-beforeAll(async () => {
-  db = await createTestDatabase("templates_http")
-  node = await startNode({ databaseUrl: db.url })
-  api = (await workspaceWithKey(node, ["templates:read"])).api
-  anonymous = client(node)
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { node, api } = useNode({ label: "templates_http", workspace: { scopes: ["templates:read"] } })
+const anonymous = client(node)
 
 const expectError = (answer: Answer, status: number, code: string) => {
   expect(answer.status, answer.text).toBe(status)

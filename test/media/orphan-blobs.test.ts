@@ -6,9 +6,9 @@ import * as path from "node:path"
 import { AppConfig } from "../../src/Config.js"
 import { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
+import { OrphanBlobs } from "../../src/media/OrphanBlobs.js"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
-import { OrphanBlobs } from "../../src/media/OrphanBlobs.js"
 import { serviceTestLayer } from "../support/ServiceLayer.js"
 
 const TestLayer = OrphanBlobs.layer.pipe(
@@ -23,7 +23,7 @@ const written = (key: string, ageMs: number) =>
   Effect.gen(function*() {
     const blobs = yield* BlobStorage
     yield* blobs.putStream(key, Stream.make(new TextEncoder().encode(key)), { maxBytes: 1024 })
-    const file = yield* blobs.localPath(key)
+    const file = yield* Effect.scoped(blobs.readableFile(key))
     const at = new Date(Date.now() - ageMs)
     fs.utimesSync(file, at, at)
     return file

@@ -1,5 +1,5 @@
-import { Effect } from "effect"
 import { describe, expect, it } from "@effect/vitest"
+import { Effect } from "effect"
 import { dimensionsOf, fitsPixelLimit, readBytes } from "../../src/media/Dimensions.js"
 import { isSvg, sniff, withExtension } from "../../src/media/Sniff.js"
 import { gif, jpeg, jpegWithBigHeader, mp3, mp4, png, svg, ttf, wav, webp } from "../support/MediaFiles.js"

@@ -1,7 +1,7 @@
 import { expect } from "vitest"
+import { content } from "../delivery/HandOverDesk.js"
 import { client } from "../support/Client.js"
 import { MARKET, newEventId } from "../support/Routes.js"
-import { content } from "../handover/HandOverDesk.js"
 
 /**
  * A workspace whose one channel hands its posts over by webhook to `webhookUrl`, on a node (in-process or its own

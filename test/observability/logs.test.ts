@@ -1,20 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { call } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-
-beforeAll(async () => {
-  db = await createTestDatabase("logs")
-  node = await startNode({ databaseUrl: db.url })
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
+const { node } = useNode({ label: "logs" })
 
 interface LogLine {
   readonly message: unknown
@@ -48,12 +36,16 @@ describe("structured logs", () => {
     const first = "01KAP3Y4X9RMB2Z6V7N8Q0W1E5"
     const second = "01KAP3Y4X9RMB2Z6V7N8Q0W1E6"
     const created = await call(node.url, "POST", "/admin/workspaces", {
-      ...admin, body: { name: "Logged" }, headers: { "x-request-id": first }
+      ...admin,
+      body: { name: "Logged" },
+      headers: { "x-request-id": first }
     })
     expect(created.status).toBe(201)
     const accountId = created.body.accountId as string
     const key = await call(node.url, "POST", `/admin/workspaces/${accountId}/keys`, {
-      ...admin, body: { scopes: ["*"] }, headers: { "x-request-id": second }
+      ...admin,
+      body: { scopes: ["*"] },
+      headers: { "x-request-id": second }
     })
     expect(key.headers.get("x-request-id")).toBe(second)
 

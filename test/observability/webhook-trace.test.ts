@@ -1,10 +1,9 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { until } from "../delivery/HandOverDesk.js"
 import { type Receiver, startReceiver } from "../support/Receiver.js"
-import { until } from "../handover/HandOverDesk.js"
+import { useNode } from "../support/Rig.js"
 import { openWebhookDesk } from "./WebhookDesk.js"
 
 interface OtlpPoint {
@@ -38,39 +37,36 @@ const startCollector = async () => {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     metrics,
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 
-let db: TestDatabase
-let node: TestNode
 let receiver: Receiver
 let collector: Awaited<ReturnType<typeof startCollector>>
 
 beforeAll(async () => {
-  db = await createTestDatabase("webhook_trace")
   collector = await startCollector()
   let calls = 0
   receiver = await startReceiver(() => (++calls === 1 ? { status: 503 } : { status: 200 }))
-  node = await startNode({
-    databaseUrl: db.url,
-    env: {
-      ALLOW_PRIVATE_URLS: "true",
-      DELIVERY_RETRY_SCHEDULE: "1s",
-      OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
-      OTEL_METRIC_EXPORT_INTERVAL: "300"
-    }
-  })
 })
 
 afterAll(async () => {
-  await node?.stop()
   await receiver?.stop()
   await collector?.stop()
-  await db?.drop()
+})
+
+const { node } = useNode({
+  label: "webhook_trace",
+  env: () => ({
+    ALLOW_PRIVATE_URLS: "true",
+    DELIVERY_RETRY_SCHEDULE: "1s",
+    OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+    OTEL_METRIC_EXPORT_INTERVAL: "300"
+  })
 })
 
 const logLines = () =>
@@ -86,43 +82,59 @@ const logLines = () =>
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-0[01]$/
 
 describe("following a hand-over", () => {
-  it("each webhook attempt carries its own traceparent, its trace id is in the node's log lines, and metrics reach OTLP", async () => {
-    const desk = await openWebhookDesk(node.url, node.adminToken, receiver.url)
-    await desk.send()
-    const calls = await receiver.waitFor(2, 90_000)
+  it(
+    "each webhook attempt carries its own traceparent, its trace id is in the node's log lines, and metrics reach OTLP",
+    async () => {
+      const desk = await openWebhookDesk(node.url, node.adminToken, receiver.url)
+      await desk.send()
+      const calls = await receiver.waitFor(2, 90_000)
 
-    const [first, second] = calls.map((call) => TRACEPARENT.exec(String(call.headers["traceparent"])))
-    expect(first, String(calls[0]!.headers["traceparent"])).not.toBeNull()
-    expect(second, String(calls[1]!.headers["traceparent"])).not.toBeNull()
-    expect(second![2]).not.toBe(first![2])
+      const [first, second] = calls.map((call) => TRACEPARENT.exec(String(call.headers["traceparent"])))
+      expect(first, String(calls[0]!.headers["traceparent"])).not.toBeNull()
+      expect(second, String(calls[1]!.headers["traceparent"])).not.toBeNull()
+      expect(second![2]).not.toBe(first![2])
 
-    const deliveryId = calls[0]!.headers["webhook-id"] as string
-    const failedLine = await until(
-      "the failed attempt's log line",
-      async () => logLines().find((l) => l.message === "Hand-over attempt failed" && l.annotations?.["deliveryId"] === deliveryId),
-      (line) => line !== undefined,
-      10_000
-    )
-    expect(failedLine!.annotations).toMatchObject({ traceId: first![1], state: "RETRYING", via: "webhook", attempt: 1 })
-
-    // The signed, stored headers are the same bytes as before: traceparent travels beside them.
-    const stored = await desk.api.get(`/v1/deliveries/${deliveryId}`)
-    expect(stored.status, stored.text).toBe(200)
-    expect(Object.keys(stored.body.delivery.headers)).not.toContain("traceparent")
-
-    const attemptsSeen = (): Array<Record<string, string | number>> =>
-      collector.metrics.filter((m) => m.name === "clipwright.deliveries.attempts").flatMap((m) =>
-        (m.sum?.dataPoints ?? []).map((p) => ({
-          ...Object.fromEntries(p.attributes.map((a) => [a.key, a.value.stringValue ?? ""])),
-          count: p.asInt ?? p.asDouble ?? 0
-        }))
+      const deliveryId = calls[0]!.headers["webhook-id"] as string
+      const failedLine = await until(
+        "the failed attempt's log line",
+        async () =>
+          logLines().find((l) =>
+            l.message === "Hand-over attempt failed" && l.annotations?.["deliveryId"] === deliveryId
+          ),
+        (line) => line !== undefined,
+        10_000
       )
-    const seen = await until("both attempts exported", async () => attemptsSeen(), (points) =>
-      points.some((p) => p["state"] === "DELIVERED"), 10_000)
-    expect(seen).toEqual(expect.arrayContaining([
-      { state: "RETRYING", via: "webhook", event: "post.publish", attempt: "1", count: 1 },
-      { state: "DELIVERED", via: "webhook", event: "post.publish", attempt: "2", count: 1 }
-    ]))
-    expect(collector.metrics.map((m) => m.name)).toContain("effect_cluster_entities")
-  }, 120_000)
+      expect(failedLine!.annotations).toMatchObject({
+        traceId: first![1],
+        state: "RETRYING",
+        via: "webhook",
+        attempt: 1
+      })
+
+      // The signed, stored headers are the same bytes as before: traceparent travels beside them.
+      const stored = await desk.api.get(`/v1/deliveries/${deliveryId}`)
+      expect(stored.status, stored.text).toBe(200)
+      expect(Object.keys(stored.body.delivery.headers)).not.toContain("traceparent")
+
+      const attemptsSeen = (): Array<Record<string, string | number>> =>
+        collector.metrics.filter((m) => m.name === "clipwright.deliveries.attempts").flatMap((m) =>
+          (m.sum?.dataPoints ?? []).map((p) => ({
+            ...Object.fromEntries(p.attributes.map((a) => [a.key, a.value.stringValue ?? ""])),
+            count: p.asInt ?? p.asDouble ?? 0
+          }))
+        )
+      const seen = await until(
+        "both attempts exported",
+        async () => attemptsSeen(),
+        (points) => points.some((p) => p["state"] === "DELIVERED"),
+        10_000
+      )
+      expect(seen).toEqual(expect.arrayContaining([
+        { state: "RETRYING", via: "webhook", event: "post.publish", attempt: "1", count: 1 },
+        { state: "DELIVERED", via: "webhook", event: "post.publish", attempt: "2", count: 1 }
+      ]))
+      expect(collector.metrics.map((m) => m.name)).toContain("effect_cluster_entities")
+    },
+    120_000
+  )
 })

@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 import { expectError, ULID } from "../support/Routes.js"
 import { type Api, listeningChannel, listOf, newList, pathsOf, workspace } from "./QueueDesk.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 
-beforeAll(async () => {
-  db = await createTestDatabase("queues_lists")
-  node = await startNode({ databaseUrl: db.url })
-  api = (await workspace(node, "Lists")).api
-})
+const { db, node } = useNode({ label: "queues_lists" })
 
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
+beforeAll(async () => {
+  api = (await workspace(node, "Lists")).api
 })
 
 describe("post lists", () => {
@@ -40,7 +33,10 @@ describe("post lists", () => {
     const again = await api.post("/v1/queues", { name: "Evening" }, { "x-request-id": requestId })
     expect([first.status, again.status]).toEqual([201, 201])
     expect(again.body.queue.id).toBe(first.body.queue.id)
-    expect((await api.get("/v1/queues")).body.queues.map((q: { name: string }) => q.name)).toEqual(["Morning", "Evening"])
+    expect((await api.get("/v1/queues")).body.queues.map((q: { name: string }) => q.name)).toEqual([
+      "Morning",
+      "Evening"
+    ])
   })
 
   it("names are 1 to 80 characters: 400 schema_validation at /name", async () => {
@@ -106,7 +102,11 @@ describe("post lists", () => {
     }
     const other = await workspace(node, "Elsewhere")
     const theirs = await newList(other.api, "Theirs")
-    expectError(await api.post(`/v1/channels/${c.id}/subscriptions`, { kind: "QUEUE", queueId: theirs.id }), 404, "not_found")
+    expectError(
+      await api.post(`/v1/channels/${c.id}/subscriptions`, { kind: "QUEUE", queueId: theirs.id }),
+      404,
+      "not_found"
+    )
     const pinned = await api.post(`/v1/channels/${c.id}/subscriptions`, {
       kind: "QUEUE",
       queueId: list.id,
@@ -115,7 +115,11 @@ describe("post lists", () => {
     expectError(pinned, 400, "schema_validation")
     expect(pathsOf(pinned)).toEqual(["/templateVariant"])
     expect((await api.post(`/v1/channels/${c.id}/subscriptions`, { kind: "QUEUE", queueId: list.id })).status).toBe(201)
-    expectError(await api.post(`/v1/channels/${c.id}/subscriptions`, { kind: "QUEUE", queueId: list.id }), 409, "conflict")
+    expectError(
+      await api.post(`/v1/channels/${c.id}/subscriptions`, { kind: "QUEUE", queueId: list.id }),
+      409,
+      "conflict"
+    )
   })
 
   it("deletes a list with its posts and unsubscribes its channels ({ ok, removedFromChannels }); then it is gone", async () => {

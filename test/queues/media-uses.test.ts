@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { until } from "../delivery/HandOverDesk.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { useNode } from "../support/Rig.js"
 import { upload } from "../support/Uploads.js"
-import { until } from "../handover/HandOverDesk.js"
-import { type Api, addPackage, newList, packageOf, workspace } from "./QueueDesk.js"
+import { addPackage, type Api, newList, packageOf, workspace } from "./QueueDesk.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let apiKey: string
 
+const { node } = useNode({ label: "queues_media" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("queues_media")
-  node = await startNode({ databaseUrl: db.url })
   const ws = await workspace(node, "Media")
   api = ws.api
   apiKey = ws.apiKey
-})
-
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
 })
 
 const pictured = (fileId: string) => ({
@@ -35,7 +27,11 @@ const usesOf = async (fileId: string) => {
 
 describe("media files held by scheduled posts", () => {
   it("lists scheduled posts referring to a file among its uses, and a replacement repoints them", async () => {
-    const sent = await upload(`${node.url}/v1/media`, apiKey, { bytes: png(64, 64), name: "chart.png", type: "image/png" })
+    const sent = await upload(`${node.url}/v1/media`, apiKey, {
+      bytes: png(64, 64),
+      name: "chart.png",
+      type: "image/png"
+    })
     expect(sent.status, sent.text).toBe(201)
     const old = sent.body.file.id as string
     const list = await newList(api, "Pictures")
@@ -53,7 +49,11 @@ describe("media files held by scheduled posts", () => {
       scheduledFor: held.scheduledFor
     }])
 
-    const replaced = await upload(`${node.url}/v1/media`, apiKey, { bytes: png(32, 32), name: "new.png", type: "image/png" }, {
+    const replaced = await upload(`${node.url}/v1/media`, apiKey, {
+      bytes: png(32, 32),
+      name: "new.png",
+      type: "image/png"
+    }, {
       replaces: old
     })
     expect(replaced.status, replaced.text).toBe(201)

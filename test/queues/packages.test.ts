@@ -1,33 +1,42 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { beforeAll, describe, expect, it } from "vitest"
+import { useNode } from "../support/Rig.js"
 import { expectError, MARKET, ULID } from "../support/Routes.js"
-import { type Api, addPackage, content, inSeconds, listOf, newList, packageBody, packageOf, pathsOf, workspace } from "./QueueDesk.js"
+import {
+  addPackage,
+  type Api,
+  content,
+  inSeconds,
+  listOf,
+  newList,
+  packageBody,
+  packageOf,
+  pathsOf,
+  workspace
+} from "./QueueDesk.js"
 
-let db: TestDatabase
-let node: TestNode
 let api: Api
 let queueId: string
 
+const { node } = useNode({ label: "queues_packages" })
+
 beforeAll(async () => {
-  db = await createTestDatabase("queues_packages")
-  node = await startNode({ databaseUrl: db.url })
   api = (await workspace(node, "Packages")).api
   queueId = (await newList(api, "Rules")).id
 })
 
-afterAll(async () => {
-  await node?.stop()
-  await db?.drop()
-})
-
-const create = (overrides: Record<string, unknown>) => api.post(`/v1/queues/${queueId}/packages`, packageBody(overrides))
+const create = (overrides: Record<string, unknown>) =>
+  api.post(`/v1/queues/${queueId}/packages`, packageBody(overrides))
 const without = (key: string) => {
   const body: Record<string, unknown> = packageBody()
   delete body[key]
   return api.post(`/v1/queues/${queueId}/packages`, body)
 }
-const refused = async (r: Promise<Awaited<ReturnType<Api["post"]>>>, status: number, code: string, paths: Array<string>) => {
+const refused = async (
+  r: Promise<Awaited<ReturnType<Api["post"]>>>,
+  status: number,
+  code: string,
+  paths: Array<string>
+) => {
   const answer = await r
   expectError(answer, status, code)
   expect(pathsOf(answer), answer.text).toEqual(paths)
@@ -109,8 +118,12 @@ describe("scheduling a post", () => {
     const bulleted = { clipData: { headline: "Listed", bullets: ["One"] } }
     expect((await create({ data: bulleted, templateVariant: null })).status).toBe(201)
     await refused(create({ data: bulleted }), 400, "schema_validation", ["/data/clipData/bullets"])
-    await refused(create({ data: bulleted, templateVariant: "standard", templateVersion: "1.0.0" }), 400,
-      "schema_validation", ["/data/clipData/bullets"])
+    await refused(
+      create({ data: bulleted, templateVariant: "standard", templateVersion: "1.0.0" }),
+      400,
+      "schema_validation",
+      ["/data/clipData/bullets"]
+    )
     await refused(
       create({ data: { clipData: { headline: "Copy" }, locales: { fr: { clipData: { subline: 4 } }, xx: {} } } }),
       400,
@@ -156,7 +169,10 @@ describe("changing a scheduled post", () => {
     )
     // A new time is checked with the content, and against the clock.
     await refused(
-      api.patch(`/v1/queues/${list.id}/packages/${sooner.id}`, { scheduledFor: inSeconds(600), data: { clipData: {} } }),
+      api.patch(`/v1/queues/${list.id}/packages/${sooner.id}`, {
+        scheduledFor: inSeconds(600),
+        data: { clipData: {} }
+      }),
       400,
       "schema_validation",
       ["/data/clipData/headline"]
@@ -167,7 +183,9 @@ describe("changing a scheduled post", () => {
       "schema_validation",
       ["/scheduledFor"]
     )
-    await refused(api.patch(`/v1/queues/${list.id}/packages/${sooner.id}`, { title: "" }), 400, "schema_validation", ["/title"])
+    await refused(api.patch(`/v1/queues/${list.id}/packages/${sooner.id}`, { title: "" }), 400, "schema_validation", [
+      "/title"
+    ])
     await refused(
       api.patch(`/v1/queues/${list.id}/packages/${sooner.id}`, { state: "FIRED" }),
       400,
@@ -184,7 +202,11 @@ describe("changing a scheduled post", () => {
     const cancelled = await api.patch(`/v1/queues/${list.id}/packages/${post.id}`, { state: "CANCELLED" })
     expect(cancelled.status, cancelled.text).toBe(200)
     expect(cancelled.body.package).toMatchObject({ state: "CANCELLED", firedAt: null, outcome: null })
-    expectError(await api.patch(`/v1/queues/${list.id}/packages/${post.id}`, { title: "Again" }), 409, "invalid_state_transition")
+    expectError(
+      await api.patch(`/v1/queues/${list.id}/packages/${post.id}`, { title: "Again" }),
+      409,
+      "invalid_state_transition"
+    )
     const removed = await api.post(`/v1/queues/${list.id}/packages/${post.id}/delete`)
     expect(removed.status, removed.text).toBe(200)
     expect(await packageOf(api, list.id, post.id)).toBeUndefined()

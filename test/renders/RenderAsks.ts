@@ -1,4 +1,4 @@
-import type { PipelineRender } from "../../src/renders/jobs/PipelineRenders.js"
+import type { PipelineRender } from "../../src/renders/runner/PipelineRenders.js"
 
 /** A video of the market template that `contentKey` tells apart from others, as a job asks for it. */
 export const videoOf = (contentKey: string): PipelineRender => ({

@@ -9,7 +9,6 @@ import { newWorkspace } from "../support/ServiceLayer.js"
 
 const AllowanceTest = allowanceTestLayer("renders_allowance")
 
-
 /** What the quota block says is left and used this month. */
 const left = (workspaceId: WorkspaceId) =>
   Effect.flatMap(Quotas, (quotas) => quotas.quota(workspaceId)).pipe(

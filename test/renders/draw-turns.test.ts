@@ -44,14 +44,19 @@ describe("turns at the render slots for keyframes", () => {
           Effect.gen(function*() {
             const gate = yield* Deferred.make<void>()
             gates.set(name, gate)
-            return yield* Effect.fork(turns.turn(workspaceId, Effect.sync(() => began.push(name)).pipe(
-              Effect.zipRight(Deferred.await(gate))
-            )))
+            return yield* Effect.fork(turns.turn(
+              workspaceId,
+              Effect.sync(() => began.push(name)).pipe(
+                Effect.zipRight(Deferred.await(gate))
+              )
+            ))
           })
         const waitingIs = (n: number) =>
           turns.waiting.pipe(Effect.repeat({ until: (w) => w === n, schedule: Schedule.spaced("5 millis") }))
         const beganAre = (n: number) =>
-          Effect.sync(() => began.length).pipe(Effect.repeat({ until: (k) => k === n, schedule: Schedule.spaced("5 millis") }))
+          Effect.sync(() => began.length).pipe(
+            Effect.repeat({ until: (k) => k === n, schedule: Schedule.spaced("5 millis") })
+          )
         const finish = (name: string) => Deferred.succeed(gates.get(name)!, undefined)
 
         const fibers = [yield* draw(a, "a1"), yield* draw(a, "a2")]

@@ -1,37 +1,15 @@
-import { assert, describe, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
-import { Deferred, Effect, Fiber, Layer, Queue } from "effect"
-import { newUlid } from "../../src/domain/Ulid.js"
+import { assert, describe, layer } from "@effect/vitest"
+import { Deferred, Effect, Fiber, Queue } from "effect"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
-import { Identity } from "../../src/identity/Identity.js"
-import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { RenderCapacity } from "../../src/renders/allowance/RenderCapacity.js"
-import type { RenderPackage } from "../../src/renders/jobs/RenderJob.js"
-import { RenderQueue } from "../../src/renders/jobs/RenderQueue.js"
-import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
-import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
+import { RenderQueue } from "../../src/renders/RenderQueue.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { newWorkspace } from "../support/ServiceLayer.js"
+import { queuedRender, renderSlotsLayer } from "./QueuedRenders.js"
 
-// The render slots of one node (two, as the test settings give) over a fresh database: the real claim in PostgreSQL.
-const FairQueueTest = Layer.mergeAll(RenderCapacity.layer, Identity.layer).pipe(
-  Layer.provideMerge(Layer.mergeAll(RenderRepo.layer, IdentityRepo.layer)),
-  Layer.provideMerge(serviceTestLayer("fair_queue"))
-)
-
-const renderPackage: RenderPackage = {
-  template: { id: "tpl_3a7c91e04b5d", name: "Market move", variant: "compact", version: "1.0.1" },
-  content: { clipData: { headline: "Fair" } },
-  brand: null,
-  channel: null,
-  options: { outputs: [{ ratio: "9x16", locale: "en" }], priority: false }
-}
-
-const queued = (workspaceId: WorkspaceId, origin: string) =>
-  Effect.gen(function*() {
-    const id = newUlid()
-    const repo = yield* RenderRepo
-    yield* repo.insertJob(workspaceId, { id, origin, details: origin, postTitle: null, package: renderPackage, templateName: "Market move" })
-    return id
-  })
+const FairQueueTest = renderSlotsLayer("fair_queue")
+const queued = (workspaceId: WorkspaceId, origin: string) => queuedRender(workspaceId, origin, "Fair")
 
 describe("the render queue takes turns between workspaces", () => {
   layer(FairQueueTest, { timeout: 60_000, excludeTestServices: true })((it) => {
@@ -60,8 +38,10 @@ describe("the render queue takes turns between workspaces", () => {
         // As a runner ends: the render's row first, then its slot.
         const finish = (id: string) =>
           Effect.zipRight(
-            Effect.flatMap(sql<{ workspaceId: WorkspaceId }>`SELECT workspace_id FROM render_jobs WHERE id = ${id}`, ([row]) =>
-              repo.finishIfOpen(row!.workspaceId, id, "COMPLETED", null)),
+            Effect.flatMap(
+              sql<{ workspaceId: WorkspaceId }>`SELECT workspace_id FROM render_jobs WHERE id = ${id}`,
+              ([row]) => repo.finishIfOpen(row!.workspaceId, id, "COMPLETED", null)
+            ),
             Deferred.succeed(done.get(id)!, undefined)
           )
         const next = Queue.take(grants)
@@ -90,8 +70,16 @@ describe("the render queue takes turns between workspaces", () => {
         const pipelineOfA = yield* queued(a, "custom")
         // B's is next in the cluster's order (A holds both slots); A's pipeline render is before A's own exports.
         assert.strictEqual(yield* repo.ahead(b, ofB), 0)
-        assert.deepStrictEqual(yield* queue.ahead(a, pipelineOfA), { otherWorkspaces: 1, ownPipeline: 0, ownExports: 0 })
-        assert.deepStrictEqual(yield* queue.ahead(a, exportsOfA[2]!), { otherWorkspaces: 1, ownPipeline: 1, ownExports: 0 })
+        assert.deepStrictEqual(yield* queue.ahead(a, pipelineOfA), {
+          otherWorkspaces: 1,
+          ownPipeline: 0,
+          ownExports: 0
+        })
+        assert.deepStrictEqual(yield* queue.ahead(a, exportsOfA[2]!), {
+          otherWorkspaces: 1,
+          ownPipeline: 1,
+          ownExports: 0
+        })
         fibers.push(yield* runner(b, ofB), yield* runner(a, pipelineOfA))
         yield* lined(12)
 
@@ -114,10 +102,14 @@ describe("the render queue takes turns between workspaces", () => {
         yield* finish(rest[rest.length - 2]!)
         yield* finish(rest[rest.length - 1]!)
         yield* Fiber.joinAll(fibers)
-        const states = yield* sql<{ state: string; n: number }>`SELECT state, count(*)::int AS n FROM render_jobs GROUP BY state ORDER BY state`
+        const states = yield* sql<
+          { state: string; n: number }
+        >`SELECT state, count(*)::int AS n FROM render_jobs GROUP BY state ORDER BY state`
         // Each drawn once: claimed from PENDING once (attempt 1), the cancelled one never.
         assert.deepStrictEqual(states, [{ state: "CANCELLED", n: 1 }, { state: "COMPLETED", n: 13 }])
-        const attempts = yield* sql<{ attempt: number }>`SELECT DISTINCT attempt FROM render_jobs WHERE state = 'COMPLETED'`
+        const attempts = yield* sql<
+          { attempt: number }
+        >`SELECT DISTINCT attempt FROM render_jobs WHERE state = 'COMPLETED'`
         assert.deepStrictEqual(attempts, [{ attempt: 1 }])
       }))
   })

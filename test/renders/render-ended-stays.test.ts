@@ -1,17 +1,17 @@
-import { assert, describe, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { BrandLooks } from "../../src/brands/BrandLooks.js"
 import { BrandRepo } from "../../src/brands/BrandRepo.js"
 import { newUlid } from "../../src/domain/Ulid.js"
+import { DrawingRenderer } from "../../src/drawing/DrawingRenderer.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { MediaFiles } from "../../src/media/MediaFiles.js"
 import { MediaRepo } from "../../src/media/MediaRepo.js"
-import { DrawingRenderer } from "../../src/render/DrawingRenderer.js"
-import type { RenderPackage } from "../../src/renders/jobs/RenderJob.js"
-import { RenderOutputs } from "../../src/renders/jobs/RenderOutputs.js"
-import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
+import type { RenderPackage } from "../../src/renders/RenderJob.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { RenderOutputs } from "../../src/renders/runner/RenderOutputs.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
@@ -32,8 +32,10 @@ const renderPackage: RenderPackage = {
 }
 
 const clipsOf = (renderJobId: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ id: string }>`SELECT id FROM clips WHERE render_job_id = ${renderJobId}`.pipe(Effect.orDie))
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<{ id: string }>`SELECT id FROM clips WHERE render_job_id = ${renderJobId}`.pipe(Effect.orDie)
+  )
 
 describe("a render that ended stays ended", () => {
   layer(DrawingTest, { timeout: 120_000, excludeTestServices: true })((it) => {

@@ -1,7 +1,7 @@
 import { assert, describe, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
 import { Quotas } from "../../src/renders/allowance/Quotas.js"
-import { PipelineRenders } from "../../src/renders/jobs/PipelineRenders.js"
+import { PipelineRenders } from "../../src/renders/runner/PipelineRenders.js"
 import { allowanceTestLayer } from "../support/AllowanceLayer.js"
 import { newWorkspace } from "../support/ServiceLayer.js"
 import { videoOf } from "./RenderAsks.js"
@@ -24,7 +24,9 @@ describe("render once: jobs asking for one video at about the same time", () => 
           const video = videoOf(`video ${round}`)
           const asked = yield* Effect.forEach(Array.from({ length: 60 }, (_, i) => i), (i) =>
             Effect.delay(renders.renderFor(ws, video, `ask ${i}`), `${i * 2} millis`), { concurrency: "unbounded" })
-          const ids = new Set(asked.map((answer) => answer._tag === "Rendering" ? answer.renderJobId : answer.reason))
+          const ids = new Set(asked.map((answer) =>
+            answer._tag === "Rendering" ? answer.renderJobId : answer.reason
+          ))
           assert.strictEqual(ids.size, 1, `round ${round}: ${[...ids].join(", ")}`)
         }
         const quota = yield* quotas.quota(ws)

@@ -1,7 +1,7 @@
-import { assert, describe, layer } from "@effect/vitest"
 import { SqlClient } from "@effect/sql"
+import { assert, describe, layer } from "@effect/vitest"
 import { Deferred, Effect, Exit, Fiber, Layer } from "effect"
-import { PipelineRenders } from "../../src/renders/jobs/PipelineRenders.js"
+import { PipelineRenders } from "../../src/renders/runner/PipelineRenders.js"
 import { allowanceTestLayer } from "../support/AllowanceLayer.js"
 import { newWorkspace } from "../support/ServiceLayer.js"
 import { videoOf } from "./RenderAsks.js"
@@ -31,7 +31,9 @@ describe("asking for a video's reservation", () => {
           )
         ))
         yield* Deferred.await(locked)
-        const first = yield* Effect.exit(renders.renderFor(ws, video, "job A, first hand-over").pipe(Effect.timeout("1 second")))
+        const first = yield* Effect.exit(
+          renders.renderFor(ws, video, "job A, first hand-over").pipe(Effect.timeout("1 second"))
+        )
         assert.isTrue(Exit.isFailure(first))
         yield* Deferred.succeed(unlock, undefined)
         yield* Fiber.join(holder)

@@ -1,17 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Exit, Redacted } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { groupCommit } from "../../src/sql/GroupCommit.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
+const db = useDatabase("group_commit")
+
 beforeAll(async () => {
-  db = await createTestDatabase("group_commit")
   await query(db.url, "CREATE TABLE notes (id int PRIMARY KEY, body text NOT NULL CHECK (length(body) <= 10))")
-})
-afterAll(async () => {
-  await db?.drop()
 })
 
 interface Note {
@@ -20,7 +18,9 @@ interface Note {
 }
 
 /** A group-committed insert of notes on the real PostgreSQL; `groups` records the size of every statement. */
-const withNotes = <A>(use: (insert: (note: Note) => Effect.Effect<number, unknown>, groups: Array<number>) => Effect.Effect<A, unknown>) =>
+const withNotes = <A>(
+  use: (insert: (note: Note) => Effect.Effect<number, unknown>, groups: Array<number>) => Effect.Effect<A, unknown>
+) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     const groups: Array<number> = []
@@ -47,7 +47,8 @@ describe("group commit", () => {
       Effect.map(
         Effect.forEach(ids(1, 40), (id) => insert({ id, body: `note ${id}` }), { concurrency: "unbounded" }),
         (answers) => ({ answers, groups })
-      ))
+      )
+    )
     expect(answers).toEqual(ids(1, 40))
     expect(groups.reduce((a, b) => a + b, 0)).toBe(40)
     expect(groups.length).toBeLessThan(40)
@@ -61,7 +62,8 @@ describe("group commit", () => {
         ids(101, 12),
         (id) => Effect.exit(insert({ id, body: id === 107 ? "far too long for a note" : `note ${id}` })),
         { concurrency: "unbounded" }
-      ))
+      )
+    )
     expect(exits.map(Exit.isSuccess)).toEqual(ids(101, 12).map((id) => id !== 107))
     expect(String(Exit.isFailure(exits[6]!) ? exits[6].cause : "")).toMatch(/check constraint|SqlError/)
     const stored = await query<{ id: number }>(db.url, "SELECT id FROM notes WHERE id BETWEEN 101 AND 112 ORDER BY id")
@@ -72,9 +74,12 @@ describe("group commit", () => {
     const { broken, after } = await withNotes((insert) =>
       Effect.gen(function*() {
         const broken = yield* Effect.exit(insert({ id: 301, body: "throws" }))
-        const after = yield* Effect.forEach(ids(302, 3), (id) => insert({ id, body: `note ${id}` }), { concurrency: "unbounded" })
+        const after = yield* Effect.forEach(ids(302, 3), (id) => insert({ id, body: `note ${id}` }), {
+          concurrency: "unbounded"
+        })
         return { broken, after }
-      }))
+      })
+    )
     expect(Exit.isFailure(broken)).toBe(true)
     expect(after).toEqual(ids(302, 3))
   })
@@ -85,7 +90,8 @@ describe("group commit", () => {
         const first = yield* insert({ id: 201, body: "alone" })
         const second = yield* insert({ id: 202, body: "alone too" })
         return { answers: [first, second], groups }
-      }))
+      })
+    )
     expect(answers).toEqual([201, 202])
     expect(groups).toEqual([1, 1])
   })

@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { migrations } from "../../migrations/index.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { startNode } from "../support/Node.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
-beforeAll(async () => {
-  db = await createTestDatabase("migrations")
-})
-afterAll(async () => {
-  await db?.drop()
-})
+const db = useDatabase("migrations")
 
 const applied = () =>
-  query<{ migration_id: number; name: string }>(db.url, "SELECT migration_id, name FROM effect_sql_migrations ORDER BY 1")
+  query<{ migration_id: number; name: string }>(
+    db.url,
+    "SELECT migration_id, name FROM effect_sql_migrations ORDER BY 1"
+  )
 
 describe("migrations", () => {
   it("apply on a fresh database, then again on a second start without change, also when nodes start together", async () => {
@@ -23,7 +21,9 @@ describe("migrations", () => {
       db.url,
       "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1"
     )
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(["workspaces", "api_keys", "streams", "cluster_messages"]))
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(["workspaces", "api_keys", "streams", "cluster_messages"])
+    )
     await Promise.all([first.stop(), second.stop()])
 
     const again = await startNode({ databaseUrl: db.url })

@@ -1,17 +1,15 @@
 import { SqlClient } from "@effect/sql"
 import { PgClient } from "@effect/sql-pg"
 import { Effect, Logger } from "effect"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { openPool } from "../../src/sql/PgPool.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
+const db = useDatabase("pool_guard")
+
 beforeAll(async () => {
-  db = await createTestDatabase("pool_guard")
   await query(db.url, "CREATE TABLE notes (id int PRIMARY KEY)")
-})
-afterAll(async () => {
-  await db?.drop()
 })
 
 describe("the node's connection pool", () => {
@@ -28,11 +26,20 @@ describe("the node's connection pool", () => {
         yield* connection.executeRaw("INSERT INTO notes (id) VALUES (1)", [])
       }))
       yield* sql`INSERT INTO notes (id) VALUES (2)`
-    }).pipe(Effect.provide(PgClient.layerFromPool({ acquire: openPool(db.url, 1) })), Effect.provide(logger), Effect.runPromise)
+    }).pipe(
+      Effect.provide(PgClient.layerFromPool({ acquire: openPool(db.url, 1) })),
+      Effect.provide(logger),
+      Effect.runPromise
+    )
 
     // Another session sees the statement made after the stray transaction (committed on its own), not the stray one.
     expect(await query(db.url, "SELECT id FROM notes ORDER BY id")).toEqual([{ id: 2 }])
-    expect(await query(db.url, "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'notes'"))
+    expect(
+      await query(
+        db.url,
+        "SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'notes'"
+      )
+    )
       .toEqual([{ n: 0 }])
     expect(logged).toContain("A pooled connection came back inside a transaction; rolled back")
   })

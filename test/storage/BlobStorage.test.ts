@@ -3,8 +3,8 @@ import { Cause, Effect, Exit, Fiber, Option, Stream } from "effect"
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
-import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { BlobNotFound, BlobTooLarge } from "../../src/storage/Errors.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { bytesOf, chunked, collect, listFiles, sha256, soon, tempRoot } from "./helpers.js"
 
 const root = tempRoot("blobs")
@@ -24,7 +24,8 @@ describe("BlobStorage (local files)", () => {
       expect(sha256(part)).toBe(sha256(bytes.subarray(1000, 200_000)))
       const clamped = yield* collect(storage.readStream("clips/ws1/a.mp4", { start: 299_990, end: 10_000_000 }))
       expect(clamped.length).toBe(10)
-      expect(yield* storage.localPath("clips/ws1/a.mp4")).toBe(path.join(root, "clips", "ws1", "a.mp4"))
+      const readable = yield* Effect.scoped(storage.readableFile("clips/ws1/a.mp4"))
+      expect(readable).toBe(path.join(root, "clips", "ws1", "a.mp4"))
 
       yield* storage.delete("clips/ws1/a.mp4")
       yield* storage.delete("clips/ws1/a.mp4")
@@ -120,18 +121,21 @@ describe("BlobStorage (local files)", () => {
 
   // /dev/shm is tmpfs on Linux CI and dev machines; where it is the same device as the store, there is nothing to test.
   const otherDevice = fs.existsSync("/dev/shm") && fs.statSync("/dev/shm").dev !== fs.statSync(root).dev
-  it.effect.skipIf(!otherDevice)("putFile from another file system copies, flushes, renames, drops the source", () =>
-    Effect.gen(function*() {
-      const storage = yield* BlobStorage
-      const bytes = bytesOf(64_000, 11)
-      const source = path.join("/dev/shm", `cw-test-${process.pid}-${Date.now()}.mp4`)
-      fs.writeFileSync(source, bytes)
-      const stored = yield* storage.putFile("clips/ws2/far.mp4", source)
-      expect(stored.sha256).toBe(sha256(bytes))
-      expect(fs.existsSync(source)).toBe(false)
-      expect(sha256(fs.readFileSync(path.join(root, "clips/ws2/far.mp4")))).toBe(sha256(bytes))
-      expect(tmpFiles()).toEqual([])
-    }).pipe(Effect.provide(StorageLive)))
+  it.effect.skipIf(!otherDevice)(
+    "putFile from another file system copies, flushes, renames, drops the source",
+    () =>
+      Effect.gen(function*() {
+        const storage = yield* BlobStorage
+        const bytes = bytesOf(64_000, 11)
+        const source = path.join("/dev/shm", `cw-test-${process.pid}-${Date.now()}.mp4`)
+        fs.writeFileSync(source, bytes)
+        const stored = yield* storage.putFile("clips/ws2/far.mp4", source)
+        expect(stored.sha256).toBe(sha256(bytes))
+        expect(fs.existsSync(source)).toBe(false)
+        expect(sha256(fs.readFileSync(path.join(root, "clips/ws2/far.mp4")))).toBe(sha256(bytes))
+        expect(tmpFiles()).toEqual([])
+      }).pipe(Effect.provide(StorageLive))
+  )
 
   it.effect("keys that are absolute, climb out or name the temp folder are refused (defects)", () =>
     Effect.gen(function*() {

@@ -1,6 +1,6 @@
-import { describe, expect, it, layer } from "@effect/vitest"
 import { HttpClient, HttpClientRequest, HttpServer, HttpServerRequest, HttpServerResponse } from "@effect/platform"
 import { NodeHttpServer } from "@effect/platform-node"
+import { describe, expect, it, layer } from "@effect/vitest"
 import { Effect, Layer, Stream } from "effect"
 import { blobResponse, contentDisposition, parseRange, zipResponse } from "../../src/http/FileResponses.js"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
@@ -60,7 +60,11 @@ describe("parseRange", () => {
     expect(parseRange(" Bytes = 1-2 ", 10)).toEqual({ _tag: "Partial", start: 1, end: 2 })
     // Read by hand, not by a pattern: long runs of spaces (a header may hold 16 KB of them) are one pass.
     expect(parseRange(`bytes=${" ".repeat(16_000)}x`, 10)).toEqual({ _tag: "Whole" })
-    expect(parseRange(`bytes =${" ".repeat(16_000)}0-1${" ".repeat(16_000)}`, 10)).toEqual({ _tag: "Partial", start: 0, end: 1 })
+    expect(parseRange(`bytes =${" ".repeat(16_000)}0-1${" ".repeat(16_000)}`, 10)).toEqual({
+      _tag: "Partial",
+      start: 0,
+      end: 1
+    })
     expect(parseRange("items=0-1", 10)).toEqual({ _tag: "Whole" })
     expect(parseRange("bytes 0-1", 10)).toEqual({ _tag: "Whole" })
     expect(parseRange("bytes=10-", 10)).toEqual({ _tag: "Unsatisfiable" })
@@ -133,12 +137,14 @@ layer(ServerLive)("blobResponse through a real NodeHttpServer", (it) => {
 
   it.effect("several ranges, bad syntax, another unit or a stale If-Range: the whole file (200)", () =>
     Effect.gen(function*() {
-      for (const headers of [
-        { range: "bytes=0-1,10-11" },
-        { range: "bytes=9-1" },
-        { range: "lines=1-2" },
-        { range: "bytes=0-9", "if-range": `"v0"` }
-      ]) {
+      for (
+        const headers of [
+          { range: "bytes=0-1,10-11" },
+          { range: "bytes=9-1" },
+          { range: "lines=1-2" },
+          { range: "bytes=0-9", "if-range": `"v0"` }
+        ]
+      ) {
         const r = yield* get(headers)
         expect(r.status, JSON.stringify(headers)).toBe(200)
         expect(r.bytes.length).toBe(SIZE)

@@ -1,25 +1,23 @@
-import { describe, expect, it } from "@effect/vitest"
 import { NodeContext } from "@effect/platform-node"
 import { Migrator } from "@effect/sql"
 import { PgClient, PgMigrator } from "@effect/sql-pg"
+import { describe, expect, it } from "@effect/vitest"
 import { Effect, Layer, Redacted, String as Str, TestClock } from "effect"
-import { afterAll, beforeAll } from "vitest"
+import { beforeAll } from "vitest"
 import { migrations } from "../../migrations/index.js"
 import { makeSigning, Signing } from "../../src/storage/Signing.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
+import { useDatabase } from "../support/Rig.js"
 
-let db: TestDatabase
+const db = useDatabase("signing")
+
 beforeAll(async () => {
-  db = await createTestDatabase("signing")
   await Effect.runPromise(
     Effect.provide(
       PgMigrator.run({ loader: Migrator.fromRecord(migrations) }),
       Layer.merge(PgClient.layer({ url: Redacted.make(db.url) }), NodeContext.layer)
     )
   )
-})
-afterAll(async () => {
-  await db?.drop()
 })
 
 /** One node's signing service: its own pool on the shared database. */

@@ -7,8 +7,8 @@ import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
 import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
 import { StreamListeners } from "../../src/streams/StreamListeners.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
-import { TemplateClearance } from "../../src/templates/TemplateClearance.js"
 import { Streams } from "../../src/streams/Streams.js"
+import { TemplateClearance } from "../../src/templates/TemplateClearance.js"
 import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
@@ -29,7 +29,6 @@ const StreamsTest = Layer.mergeAll(Streams.layer, StreamEntityLive).pipe(
 /** Each call as its own request: the request id is what makes a retried create the same create. */
 const asRequest = <A, E, R>(effect: Effect.Effect<A, E, R>, requestId = newUlid()) =>
   Effect.locally(effect, CurrentRequestId, requestId)
-
 
 // The live clock: stream changes go through the stream entity, and cluster calls hang under the TestClock.
 layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams service", (it) => {
@@ -65,7 +64,9 @@ layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams serv
       assert.strictEqual(again.id, first.id)
       assert.strictEqual((yield* streams.list(owner)).streams.length, 1)
       const other = yield* newWorkspace("Elsewhere")
-      const taken = yield* Effect.flip(asRequest(streams.create(other, { id: first.id, name: "Mine", templateId: MARKET })))
+      const taken = yield* Effect.flip(
+        asRequest(streams.create(other, { id: first.id, name: "Mine", templateId: MARKET }))
+      )
       assert.strictEqual(taken._tag, "Conflict")
     }))
 

@@ -7,7 +7,7 @@ import { AllowanceRepo } from "../../src/renders/allowance/AllowanceRepo.js"
 import { Quotas } from "../../src/renders/allowance/Quotas.js"
 import { RenderCapacity } from "../../src/renders/allowance/RenderCapacity.js"
 import { WorkspaceAllowanceEntityLive } from "../../src/renders/allowance/WorkspaceAllowanceEntityLive.js"
-import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { serviceTestLayer } from "./ServiceLayer.js"
 

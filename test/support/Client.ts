@@ -34,7 +34,8 @@ export const call = async (
 
 /** A client bound to one node and (optionally) one API key. */
 export const client = (node: Pick<TestNode, "url">, key?: string) => ({
-  get: (path: string, headers?: Record<string, string>) => call(node.url, "GET", path, { key, ...(headers ? { headers } : {}) }),
+  get: (path: string, headers?: Record<string, string>) =>
+    call(node.url, "GET", path, { key, ...(headers ? { headers } : {}) }),
   post: (path: string, body?: unknown, headers?: Record<string, string>) =>
     call(node.url, "POST", path, { key, body, ...(headers ? { headers } : {}) }),
   put: (path: string, body?: unknown) => call(node.url, "PUT", path, { key, body }),

@@ -8,7 +8,9 @@ import { startNode, type TestNode } from "./Node.js"
 /** The process ids of a process's children (a node's drawer and ffmpeg), none once it is gone. */
 export const childrenOf = (pid: number): Array<number> => {
   try {
-    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(Number)
+    return execFileSync("ps", ["-o", "pid=", "--ppid", String(pid)]).toString().trim().split(/\s+/).filter(Boolean).map(
+      Number
+    )
   } catch {
     return []
   }

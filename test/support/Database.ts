@@ -9,7 +9,9 @@ export interface TestDatabase {
 
 /** A fresh database on the local PostgreSQL server (or the one `adminUrl` names) for one test file. */
 export const createTestDatabase = async (label: string, adminUrl = defaultAdminUrl): Promise<TestDatabase> => {
-  const name = `cw_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 7)}`
+  const name = `cw_${label.replace(/[^a-z0-9]/gi, "_").toLowerCase()}_${Date.now().toString(36)}_${
+    Math.random().toString(36).slice(2, 7)
+  }`
   const admin = new pg.Client({ connectionString: adminUrl })
   await admin.connect()
   await admin.query(`CREATE DATABASE ${name}`)
@@ -28,7 +30,11 @@ export const createTestDatabase = async (label: string, adminUrl = defaultAdminU
 }
 
 /** Runs one query against a test database (for arranging state the public API cannot reach yet, and checks). */
-export const query = async <Row extends Record<string, unknown>>(url: string, text: string, values: Array<unknown> = []) => {
+export const query = async <Row extends Record<string, unknown>>(
+  url: string,
+  text: string,
+  values: Array<unknown> = []
+) => {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   try {

@@ -15,8 +15,11 @@ export const marketStreamWithChannel = async (api: ReturnType<typeof client>) =>
   await api.post("/v1/brands", { name: "House" })
   const stream = (await api.post("/v1/streams", { name: "Prices", templateId: MARKET })).body.stream
   const channel = (await api.post("/v1/channels", { name: "Main" })).body.channel
-  const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`,
-    { kind: "STREAM", streamId: stream.id, templateVariant: "compact" })
+  const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`, {
+    kind: "STREAM",
+    streamId: stream.id,
+    templateVariant: "compact"
+  })
   expect(sub.status, sub.text).toBe(201)
   return stream.id as string
 }
@@ -51,7 +54,8 @@ export const sendForLater = async (api: ReturnType<typeof client>, data: unknown
 
 // A job still moves by itself while it renders and until hand-over is done with it: a SCHEDULED job is handed over
 // once due, while one scheduled for later rests there.
-const moving = `status IN ('ACCEPTED', 'AWAITING_RENDERING', 'PUBLISHING') OR (status = 'SCHEDULED' AND scheduled_for <= now())`
+const moving =
+  `status IN ('ACCEPTED', 'AWAITING_RENDERING', 'PUBLISHING') OR (status = 'SCHEDULED' AND scheduled_for <= now())`
 
 /**
  * Polls the jobs `where` selects until none moves by itself any more (rendered and, once due, PUBLISHED or
@@ -65,11 +69,41 @@ export const settledJobs = async <Job extends Record<string, unknown> = Record<s
 ): Promise<Array<Job>> => {
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    const jobs = await query(databaseUrl, `SELECT *, (${moving}) AS moving FROM jobs WHERE ${where} ORDER BY created_at, id`, values)
+    const jobs = await query(
+      databaseUrl,
+      `SELECT *, (${moving}) AS moving FROM jobs WHERE ${where} ORDER BY created_at, id`,
+      values
+    )
     if (jobs.every((job) => job.moving !== true)) return jobs.map(({ moving: _moving, ...job }) => job as Job)
     if (Date.now() > deadline) {
       throw new Error(`jobs still moving after ${timeoutMs} ms: ${JSON.stringify(jobs.map((j) => [j.id, j.status]))}`)
     }
     await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+const RENDERING_STAGE = ["ACCEPTED", "AWAITING_RENDERING", "RENDERING", "DOWNLOADING"]
+
+/**
+ * Polls the one-job view (as a dashboard does) until every job has left the rendering stage, noting each state seen
+ * on the way in `seen`.
+ */
+export const leftRenderingStage = async (
+  api: ReturnType<typeof client>,
+  jobIds: Array<string>,
+  seen: Set<string>,
+  timeoutMs = 150_000
+) => {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const states = await Promise.all(jobIds.map(async (id) => {
+      const r = await api.get(`/v1/pipeline/${id}`)
+      expect(r.status, r.text).toBe(200)
+      return r.body.job.state as string
+    }))
+    states.forEach((state) => seen.add(state))
+    if (states.every((state) => !RENDERING_STAGE.includes(state))) return
+    if (Date.now() > deadline) throw new Error(`jobs still rendering: ${states.join(", ")}`)
+    await new Promise((r) => setTimeout(r, 50))
   }
 }

@@ -42,11 +42,17 @@ export interface NodeOptions {
   readonly dataDir?: string
   readonly env?: Record<string, string>
   readonly startTimeoutMs?: number
-  /** Run the compiled node (`npm run build` first) as `npm start` does, instead of the TypeScript sources. */
+  /**
+   * Run the compiled node (dist/, which the suite's global setup builds) as `npm start` does; false runs the
+   * TypeScript sources through tsx. Default: compiled, unless TEST_NODES_FROM_SOURCES=true.
+   */
   readonly compiled?: boolean
 }
 
 const root = path.resolve(import.meta.dirname, "../..")
+
+/** Through tsx a node spends ~5.3 s of CPU starting, compiled ~2.9 s: the suite starts about a hundred. */
+const compiledByDefault = process.env["TEST_NODES_FROM_SOURCES"] !== "true"
 
 const waitForHealth = async (url: string, child: ChildProcess, timeoutMs: number, output: () => string) => {
   const deadline = Date.now() + timeoutMs
@@ -64,7 +70,7 @@ const waitForHealth = async (url: string, child: ChildProcess, timeoutMs: number
  * that lost its ports to another process in the meantime is retried on new ones.
  */
 export const startNode = async (options: NodeOptions = {}): Promise<TestNode> => {
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1;; attempt++) {
     try {
       return await startOnce(options)
     } catch (error) {
@@ -98,15 +104,19 @@ const launch = async (options: NodeOptions): Promise<Launch> => {
     ...options.env
   }
   if (options.databaseUrl === undefined) delete env["DATABASE_URL"]
-  // The heap flags `npm start` and the image use (README "Memory").
+  // The heap flags `npm start` and the image use (docs/operating.md "Memory").
   const heap = ["--max-semi-space-size=64", "--max-old-space-size=384"]
-  const args = options.compiled === true ? [...heap, "dist/src/main.js"] : [...heap, "--import", "tsx", "src/main.ts"]
+  const args = (options.compiled ?? compiledByDefault)
+    ? [...heap, "dist/src/main.js"]
+    : [...heap, "--import", "tsx", "src/main.ts"]
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: "pipe" })
   return { port, runnerPort, dataDir, adminToken: env["ADMIN_TOKEN"] ?? "", child }
 }
 
 /** A node whose settings it must refuse: what it wrote on stderr and its exit code, once it exited. */
-export const startRefused = async (options: NodeOptions): Promise<{ readonly code: number | null; readonly stderr: string }> => {
+export const startRefused = async (
+  options: NodeOptions
+): Promise<{ readonly code: number | null; readonly stderr: string }> => {
   const { child } = await launch(options)
   let stderr = ""
   child.stderr?.on("data", (d) => (stderr += d))
@@ -133,5 +143,14 @@ const startOnce = async (options: NodeOptions): Promise<TestNode> => {
     child.kill("SIGKILL")
     throw error
   }
-  return { url, adminToken, dataDir, runnerPort, process: child, output, stop: signal("SIGTERM"), kill: signal("SIGKILL") }
+  return {
+    url,
+    adminToken,
+    dataDir,
+    runnerPort,
+    process: child,
+    output,
+    stop: signal("SIGTERM"),
+    kill: signal("SIGKILL")
+  }
 }

@@ -4,10 +4,16 @@ import type { AddressInfo } from "node:net"
 export interface ReceivedCall {
   readonly headers: http.IncomingHttpHeaders
   readonly body: Buffer
-  readonly json: { type: string; timestamp: string; data: { posts: Array<{ id: string } & Record<string, unknown>> } & Record<string, unknown> }
+  readonly json: {
+    type: string
+    timestamp: string
+    data: { posts: Array<{ id: string } & Record<string, unknown>> } & Record<string, unknown>
+  }
 }
 
-export type Answer = (call: ReceivedCall) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>
+export type Answer = (
+  call: ReceivedCall
+) => { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>
 
 /** A webhook receiver on loopback that records every call and answers as the test says (200 by default). */
 export const startReceiver = async (answer: Answer = () => ({ status: 200 })) => {
@@ -48,10 +54,11 @@ export const startReceiver = async (answer: Answer = () => ({ status: 200 })) =>
       }
       return calls
     },
-    stop: () => new Promise<void>((resolve) => {
-      server.closeAllConnections()
-      server.close(() => resolve())
-    })
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      })
   }
 }
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>

@@ -85,7 +85,14 @@ export const routes: ReadonlyArray<Route> = [
     ok: 200,
     path: () => "/v1/render-jobs"
   },
-  { name: "GET /v1/stream", method: "GET", permission: "ingest:write", otherMode: null, ok: 200, path: () => "/v1/stream" },
+  {
+    name: "GET /v1/stream",
+    method: "GET",
+    permission: "ingest:write",
+    otherMode: null,
+    ok: 200,
+    path: () => "/v1/stream"
+  },
   {
     // Data that does not fit the template is still a landed event: 202 unmapped.
     name: "POST /v1/stream",
@@ -173,8 +180,22 @@ export const routes: ReadonlyArray<Route> = [
     ok: 404,
     path: () => "/v1/jobs/01JAAAAAAAAAAAAAAAAAAAAAAA/cancel"
   },
-  { name: "GET /v1/jobs", method: "GET", permission: "posts:read", otherMode: "posts:write", ok: 200, path: () => "/v1/jobs" },
-  { name: "GET /v1/posts", method: "GET", permission: "posts:read", otherMode: "posts:write", ok: 200, path: () => "/v1/posts" },
+  {
+    name: "GET /v1/jobs",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 200,
+    path: () => "/v1/jobs"
+  },
+  {
+    name: "GET /v1/posts",
+    method: "GET",
+    permission: "posts:read",
+    otherMode: "posts:write",
+    ok: 200,
+    path: () => "/v1/posts"
+  },
   {
     name: "GET /v1/ingest-events",
     method: "GET",

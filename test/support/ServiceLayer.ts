@@ -3,16 +3,17 @@ import { Effect, Layer, Option } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import { type AppSettings, AppConfig } from "../../src/Config.js"
-import { ChannelClipListeners } from "../../src/channels/jobs/ChannelClipListeners.js"
-import { HandOverLive } from "../../src/channels/handover/HandOverLive.js"
-import { JobDispatcher } from "../../src/channels/jobs/JobDispatcher.js"
-import { JobRepo } from "../../src/channels/jobs/JobRepo.js"
-import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
+import { AppConfig, type AppSettings } from "../../src/Config.js"
+import { HandOverLive } from "../../src/delivery/handover/HandOverLive.js"
 import { Identity } from "../../src/identity/Identity.js"
-import { PipelineRenders } from "../../src/renders/jobs/PipelineRenders.js"
-import { RenderRepo } from "../../src/renders/jobs/RenderRepo.js"
+import { ChannelClipListeners } from "../../src/publishing/states/ChannelClipListeners.js"
+import { JobDispatcher } from "../../src/publishing/states/JobDispatcher.js"
+import { JobRepo } from "../../src/publishing/states/JobRepo.js"
+import { JobStepsLive } from "../../src/publishing/states/JobStepsLive.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { PipelineRenders } from "../../src/renders/runner/PipelineRenders.js"
 import { DatabaseLive } from "../../src/sql/Database.js"
+import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
 import { createTestDatabase } from "./Database.js"
 
 /** Settings of a node in a test: a fresh DATA_DIR, loopback addresses, two render slots. */
@@ -68,10 +69,15 @@ export const newWorkspace = (name: string) =>
 
 /**
  * What a channel entity needs for its jobs, for service tests that host it: the job rows, the pipeline's renders,
- * hand-over (updates and deletes queue deliveries) and the job dispatcher (reposts wake it).
+ * hand-over (updates and deletes queue deliveries), the job dispatcher (reposts wake it) and the steps themselves
+ * (publishing's answer to the entity's JobSteps port).
  */
-export const ChannelJobsDeps = Layer.mergeAll(
-  PipelineRenders.layer.pipe(Layer.provide(RenderRepo.layer)),
-  HandOverLive,
-  JobDispatcher.layer
-).pipe(Layer.provideMerge(JobRepo.layer), Layer.provideMerge(LocalBlobStorage.layer))
+export const ChannelJobsDeps = JobStepsLive.pipe(
+  Layer.provideMerge(Layer.mergeAll(
+    PipelineRenders.layer.pipe(Layer.provide(RenderRepo.layer)),
+    HandOverLive,
+    JobDispatcher.layer
+  )),
+  Layer.provideMerge(JobRepo.layer),
+  Layer.provideMerge(LocalBlobStorage.layer)
+)

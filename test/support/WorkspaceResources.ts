@@ -80,7 +80,10 @@ export const buildResources = async (
      VALUES ($1, $2, 'handover-0', 'webhook', 'post.publish', 'DEAD', 1, now())`,
     [deliveryId, accountId]
   )
-  await query(databaseUrl, "INSERT INTO delivery_posts VALUES ($1, $2, 0, 'webhook', 'post.publish')", [deliveryId, postId])
+  await query(databaseUrl, "INSERT INTO delivery_posts VALUES ($1, $2, 0, 'webhook', 'post.publish')", [
+    deliveryId,
+    postId
+  ])
 
   return {
     stream: stream.id,

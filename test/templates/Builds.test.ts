@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest"
+import { allRatios } from "../../src/drawing/Ratios.js"
 import { describeBuild } from "../../src/templates/Describe.js"
-import { contentFields } from "../../src/templates/Fields.js"
+import { contentFields } from "../../src/templates/format/Fields.js"
+import type { ResolvedBuild } from "../../src/templates/format/Template.js"
 import type { KeyNode } from "../../src/templates/Keys.js"
-import { allRatios } from "../../src/render/Ratios.js"
-import type { ResolvedBuild } from "../../src/templates/Template.js"
 import { listTemplates } from "../../src/templates/TemplateRegistry.js"
 import { isRecord, validateContent } from "../../src/templates/Validate.js"
 import { checkSchema } from "./MiniJsonSchema.js"
@@ -24,8 +24,10 @@ const keyLeaves = (nodes: ReadonlyArray<KeyNode>, prefix: string, parents: strin
     const path = `${prefix}/${node.key}`
     if (node.keys !== undefined) return keyLeaves(node.keys, path, "")
     if (node.item !== undefined) {
-      return [[`${path}#list`, constraintsOf({ maxItems: node.maxItems, required: node.required })],
-        ...keyLeaves([{ ...node.item, key: "[]" }], path, "")]
+      return [
+        [`${path}#list`, constraintsOf({ maxItems: node.maxItems, required: node.required })],
+        ...keyLeaves([{ ...node.item, key: "[]" }], path, "")
+      ]
     }
     const limits = { maxLength: node.maxLength, decimals: node.decimals, values: node.values, required: node.required }
     return [[`${path}${parents}`, constraintsOf(limits)]]
@@ -42,8 +44,10 @@ const schemaLeaves = (schema: Schema, path: string, required: boolean): Array<Le
       .flatMap(([key, child]) => schemaLeaves(asSchema(child), `${path}/${key}`, needed.includes(key)))
   }
   if (schema["type"] === "array") {
-    return [[`${path}#list`, constraintsOf({ maxItems: schema["maxItems"], required })],
-      ...schemaLeaves(asSchema(schema["items"]), `${path}/[]`, true)]
+    return [
+      [`${path}#list`, constraintsOf({ maxItems: schema["maxItems"], required })],
+      ...schemaLeaves(asSchema(schema["items"]), `${path}/[]`, true)
+    ]
   }
   const limits = {
     maxLength: schema["maxLength"],

@@ -1,11 +1,11 @@
 import { Either, Option } from "effect"
 import { describe, expect, it } from "vitest"
+import { describeBuild } from "../../src/templates/Describe.js"
+import { buildSha, canonicalJson, descriptorSha } from "../../src/templates/Descriptor.js"
+import type { Template } from "../../src/templates/format/Template.js"
+import { localize } from "../../src/templates/Localize.js"
 import { briefing } from "../../src/templates/shipped/Briefing.js"
 import { marketMove } from "../../src/templates/shipped/MarketMove.js"
-import { buildSha, canonicalJson, descriptorSha } from "../../src/templates/Descriptor.js"
-import { describeBuild } from "../../src/templates/Describe.js"
-import { localize } from "../../src/templates/Localize.js"
-import type { Template } from "../../src/templates/Template.js"
 import { findTemplate, listTemplates, registrySyncedAt, resolveBuild } from "../../src/templates/TemplateRegistry.js"
 import type { BuildSelector } from "../../src/templates/TemplateRegistry.js"
 import { catalogueEntry, referenceListing, shelfEntries, workspaceView } from "../../src/templates/Views.js"
@@ -120,14 +120,20 @@ describe("response shapes", () => {
       templateId: marketMove.id,
       name: "Market move",
       variants: [
-        { name: "standard", versions: [{ version: "1.0.0", ratios: ["9x16", "1x1", "16x9"] }, {
-          version: "1.1.0",
-          ratios: ["9x16", "4x5", "1x1", "16x9"]
-        }] },
-        { name: "compact", versions: [{ version: "1.0.0", ratios: ["9x16", "1x1"] }, {
-          version: "1.0.1",
-          ratios: ["9x16", "4x5", "1x1"]
-        }] }
+        {
+          name: "standard",
+          versions: [{ version: "1.0.0", ratios: ["9x16", "1x1", "16x9"] }, {
+            version: "1.1.0",
+            ratios: ["9x16", "4x5", "1x1", "16x9"]
+          }]
+        },
+        {
+          name: "compact",
+          versions: [{ version: "1.0.0", ratios: ["9x16", "1x1"] }, {
+            version: "1.0.1",
+            ratios: ["9x16", "4x5", "1x1"]
+          }]
+        }
       ]
     })
   })

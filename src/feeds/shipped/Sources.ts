@@ -1,4 +1,4 @@
-import type { FeedSource } from "../ShippedFeed.js"
+import type { FeedSource } from "./ShippedFeed.js"
 
 const MARKET_MOVE = "tpl_3a7c91e04b5d"
 const BRIEFING = "tpl_8e2f60b9d14a"

@@ -15,14 +15,16 @@ export class AdminLimitsApi extends HttpApiGroup.make("adminLimits")
       .annotate(OpenApi.Summary, "Set a workspace's limits")
       .annotate(
         OpenApi.Description,
-        "Any of `renderAllowance` (videos a month), `storageMb` and `seats`; answers the quota as " +
-          "`/v1/renders/quota` does."
+        "Any of `renderAllowance` (videos a month), `storageMb`, `seats` and `extraCeiling` (extra renders the " +
+          "owner may buy per month on top of the allowance with `/v1/renders/buy`; 0, the default, allows none); " +
+          "answers the quota as `/v1/renders/quota` does."
       )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({
         renderAllowance: Schema.optional(NonNegativeInt),
         storageMb: Schema.optional(NonNegativeInt),
-        seats: Schema.optional(NonNegativeInt)
+        seats: Schema.optional(NonNegativeInt),
+        extraCeiling: Schema.optional(NonNegativeInt)
       }))
       .addSuccess(Schema.Struct({ quota: QuotaBlock }))
       .addError(NotFound)
@@ -31,5 +33,5 @@ export class AdminLimitsApi extends HttpApiGroup.make("adminLimits")
   .middleware(AdminAuthentication)
   .prefix("/admin")
   .annotate(OpenApi.Title, "Admin")
-  .annotate(OpenApi.Description, "Operator routes (CONTRACT.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+  .annotate(OpenApi.Description, "Operator routes (see docs/operating.md); `Authorization: Bearer $ADMIN_TOKEN`.")
 {}

@@ -3,7 +3,14 @@ import { Effect } from "effect"
 import { ClipwrightApi } from "../../Api.js"
 import { Quotas } from "./Quotas.js"
 
-export const AdminLimitsHttpLive = HttpApiBuilder.group(ClipwrightApi, "adminLimits", (handlers) =>
-  Effect.map(Quotas, (quotas) =>
-    handlers.handle("setLimits", ({ path, payload }) =>
-      quotas.setLimits(path.accountId, payload).pipe(Effect.map((quota) => ({ quota }))))))
+export const AdminLimitsHttpLive = HttpApiBuilder.group(
+  ClipwrightApi,
+  "adminLimits",
+  (handlers) =>
+    Effect.map(
+      Quotas,
+      (quotas) =>
+        handlers.handle("setLimits", ({ path, payload }) =>
+          quotas.setLimits(path.accountId, payload).pipe(Effect.map((quota) => ({ quota }))))
+    )
+)

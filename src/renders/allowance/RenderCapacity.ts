@@ -1,19 +1,21 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
-import { Context, Deferred, Effect, Layer, Metric, Queue, Schedule, Schema } from "effect"
+import { Context, Deferred, Effect, Exit, Layer, Metric, Queue, Schedule, Schema } from "effect"
+import { AppConfig } from "../../Config.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import { newUlid } from "../../domain/Ulid.js"
-import { AppConfig } from "../../Config.js"
 import { renderQueueWait, withTags } from "../../observability/Metrics.js"
-import { RenderQueue } from "../jobs/RenderQueue.js"
+import { type Claimed, RenderQueue } from "../RenderQueue.js"
+import { LIVE_WINDOW_SECONDS } from "../RenderQueueOrder.js"
 
-/** A node that has not refreshed its entry for this long offers nothing. */
-const LIVE_WINDOW_SECONDS = 15
-/** How often the slots are dealt again with no event to wake them (a claim that failed, a render moved elsewhere). */
-const LOOK_AGAIN = "1 second"
+/**
+ * How often the slots are dealt again with no event here to wake them: a render put in line on another node, or
+ * drawn to its end by another node's slot while its runner waits here.
+ */
+const LOOK_AGAIN = "500 millis"
+/** How often this node's waiting renders are looked at for a drawer that died, and its own claims for lost ones. */
+const LOST_DRAWS_EVERY_MS = 5000
 
 interface Waiting {
-  readonly workspaceId: WorkspaceId
-  readonly since: number
   readonly turn: Deferred.Deferred<boolean>
   holding: boolean
 }
@@ -21,8 +23,10 @@ interface Waiting {
 /**
  * The render slots of this node (RENDER_SLOTS renders drawn at once) and what the cluster offers in total:
  * every node advertises its slots in `render_capacity` and refreshes them while it lives. A free slot goes first to
- * work drawn while someone waits on the request (keyframes, previews), then to the render this node's runners hold
- * that comes first in the cluster's fair order (RenderQueue.claim).
+ * work drawn while someone waits on the request (keyframes, previews), then to the next render in line in the
+ * cluster's fair order (RenderQueue.claim), wherever its runner lives: a render whose runner waits on this node is
+ * drawn by that runner; any other is handed to `drawnForOthers` (DrawsForOthers.ts draws it here, and its runner,
+ * seeing it ended, announces the end). A runner of this node whose render another node drew learns it here too.
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
@@ -55,34 +59,50 @@ const make = Effect.gen(function*() {
   const direct: Array<Deferred.Deferred<void>> = []
   const wake = yield* Queue.sliding<void>(1)
   const signal = Queue.offer(wake, undefined)
+  const drawnForOthers = yield* Queue.unbounded<Claimed>()
+  /** The renders this node's slots draw now, for its own runners or others'. */
+  const drawingHere = new Set<string>()
+  let lostDrawsAt = 0
 
-  const deal = Effect.gen(function*() {
-    while (busy < pool && direct.length > 0) {
-      busy++
-      yield* Deferred.succeed(direct.shift()!, undefined)
-    }
-    if (busy >= pool || renders.size === 0) return
-    const claimed = yield* queue.claim([...renders.keys()], pool - busy)
-    const now = Date.now()
-    for (const { id, workspaceId } of claimed) {
-      const waiting = renders.get(id)
-      // Its runner stopped waiting while the claim ran: the render waits again when its Start comes back.
-      if (waiting === undefined || waiting.holding) continue
-      waiting.holding = true
-      busy++
-      renders.delete(id)
-      yield* Metric.update(withTags(renderQueueWait, { workspace: workspaceId }), (now - waiting.since) / 1000)
-      yield* Deferred.succeed(waiting.turn, true)
-    }
-    if (claimed.length === 0) {
+  // Renders waiting here that ended meanwhile (drawn by another node, or cancelled) draw nothing. Now and then, the
+  // ones a dead node was drawing wait again, and so do this node's claims that no draw here holds.
+  const settleWaiting = Effect.gen(function*() {
+    if (renders.size > 0) {
       for (const id of yield* queue.ended([...renders.keys()])) {
         const waiting = renders.get(id)
         renders.delete(id)
         if (waiting !== undefined) yield* Deferred.succeed(waiting.turn, false)
       }
     }
+    if (Date.now() - lostDrawsAt < LOST_DRAWS_EVERY_MS) return
+    lostDrawsAt = Date.now()
+    yield* queue.fromDeadNodes([...renders.keys()])
+    if (slots > 0) yield* queue.strays(nodeId, [...drawingHere])
   })
-  // Once per outage, not once a second: the slots are dealt again every second until the database answers.
+
+  const deal = Effect.gen(function*() {
+    while (busy < pool && direct.length > 0) {
+      busy++
+      yield* Deferred.succeed(direct.shift()!, undefined)
+    }
+    yield* settleWaiting
+    if (slots === 0 || busy >= pool) return
+    for (const claimed of yield* queue.claim(nodeId, pool - busy)) {
+      busy++
+      drawingHere.add(claimed.id)
+      yield* Metric.update(withTags(renderQueueWait, { workspace: claimed.workspaceId }), claimed.waitedSeconds)
+      const waiting = renders.get(claimed.id)
+      if (waiting === undefined) {
+        // Its runner is on another node, or stopped waiting here while the claim ran: drawn here all the same.
+        yield* Queue.offer(drawnForOthers, claimed)
+        continue
+      }
+      waiting.holding = true
+      renders.delete(claimed.id)
+      yield* Deferred.succeed(waiting.turn, true)
+    }
+  })
+  // Once per outage, not at every look: the slots are dealt again every LOOK_AGAIN until the database answers.
   let warned = false
   yield* Queue.take(wake).pipe(
     Effect.timeout(LOOK_AGAIN),
@@ -93,15 +113,19 @@ const make = Effect.gen(function*() {
       warned ? Effect.void : Effect.zipRight(
         Effect.sync(() => (warned = true)),
         Effect.logWarning("render slots: the queue could not be read; renders wait until it can", cause)
-      )),
+      )
+    ),
     Effect.forever,
     Effect.forkScoped
   )
 
-  const release = Effect.suspend(() => {
-    busy--
-    return signal
-  })
+  /** Frees a slot; `renderJobId` names the render it drew, if it drew one. */
+  const release = (renderJobId?: string) =>
+    Effect.suspend(() => {
+      busy--
+      if (renderJobId !== undefined) drawingHere.delete(renderJobId)
+      return signal
+    })
 
   /** Runs work someone waits on in one of this node's slots, ahead of the queue, waiting for one to free up. */
   const withSlot = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
@@ -110,7 +134,7 @@ const make = Effect.gen(function*() {
       (granted) => Effect.zipRight(Deferred.await(granted), effect),
       (granted) =>
         Effect.flatMap(Deferred.isDone(granted), (done) => {
-          if (done) return release
+          if (done) return release()
           const at = direct.indexOf(granted)
           if (at >= 0) direct.splice(at, 1)
           return Effect.void
@@ -118,23 +142,29 @@ const make = Effect.gen(function*() {
     )
 
   /**
-   * Draws a queued render when its turn comes in the cluster's order (its row moved to SUBMITTED by the claim);
-   * `ended` without a slot when the render ended while it waited.
+   * Draws a queued render when its turn comes in the cluster's order and a slot of this node claims it (its row moved
+   * to SUBMITTED, drawn by this node); `ended` without a slot when the render ended while it waited, drawn by another
+   * node's slot or cancelled. A draw that stops without its render ending puts it back in line.
    */
   const drawInTurn = <A, E, R>(workspaceId: WorkspaceId, renderJobId: string, draw: Effect.Effect<A, E, R>, ended: A) =>
     Effect.acquireUseRelease(
       Effect.gen(function*() {
-        yield* queue.requeue(workspaceId, renderJobId)
-        const waiting: Waiting = { workspaceId, since: Date.now(), turn: yield* Deferred.make<boolean>(), holding: false }
+        yield* queue.line(workspaceId, renderJobId, nodeId, drawingHere.has(renderJobId))
+        const waiting: Waiting = { turn: yield* Deferred.make<boolean>(), holding: false }
         renders.set(renderJobId, waiting)
         yield* signal
         return waiting
       }),
       (waiting) => Effect.flatMap(Deferred.await(waiting.turn), (claimed) => (claimed ? draw : Effect.succeed(ended))),
-      (waiting) =>
+      (waiting, exit) =>
         Effect.suspend(() => {
           if (renders.get(renderJobId) === waiting) renders.delete(renderJobId)
-          return waiting.holding ? release : Effect.void
+          if (!waiting.holding) return Effect.void
+          const freed = release(renderJobId)
+          // Not put back (the database away): the runner's run again finds this node's mark stale and lines it up.
+          return Exit.isSuccess(exit)
+            ? freed
+            : Effect.zipRight(freed, Effect.catchAllCause(queue.putBack(renderJobId, nodeId), () => Effect.void))
         })
     )
 
@@ -142,6 +172,13 @@ const make = Effect.gen(function*() {
     nodeSlots: slots,
     withSlot,
     drawInTurn,
+    /**
+     * Renders this node's slots claimed for runners elsewhere: each is drawn here (DrawsForOthers, which every node with
+     * slots runs), then `release`d by its id.
+     */
+    drawnForOthers: drawnForOthers as Queue.Dequeue<Claimed>,
+    release,
+    nodeId,
     /** Renders this node's runners hold waiting for their turn. */
     waitingHere: Effect.sync(() => renders.size),
     clusterSlots: Effect.orDie(Effect.map(clusterSlots(undefined), (r) => r.total))

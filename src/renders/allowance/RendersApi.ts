@@ -1,9 +1,19 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { QuotaOverview } from "./Quota.js"
+import { Conflict, SchemaValidation } from "../../domain/Errors.js"
 import { Authentication } from "../../http/Security.js"
+import { QuotaBlock, QuotaOverview } from "./Quota.js"
 
-const ownerOnly = "Changes what the workspace pays for. Signed-in owners only: every API key is refused with 403."
+const ownerOnly = "Changes what the workspace pays for. The signed-in owner only (a session cookie from " +
+  "`/console/sign-in`): every API key, and every colleague who is not the owner, is refused with 403."
+
+const Renders = Schema.Int.pipe(Schema.greaterThanOrEqualTo(1), Schema.lessThanOrEqualTo(1_000_000))
+
+/** What a change to the extra renders answers: this month's quota and next month's extra renders. */
+const ExtrasAnswer = Schema.Struct({
+  quota: QuotaBlock,
+  nextPeriod: Schema.Struct({ periodStart: Schema.String, periodEnd: Schema.String, extra: Schema.Number })
+})
 
 export class RendersApi extends HttpApiGroup.make("renders")
   .add(
@@ -18,22 +28,41 @@ export class RendersApi extends HttpApiGroup.make("renders")
   )
   .add(
     HttpApiEndpoint.post("buy", "/renders/buy")
-      .addSuccess(Schema.Void)
-      .annotate(OpenApi.Summary, "Buy renders")
-      .annotate(OpenApi.Description, ownerOnly)
+      .setPayload(Schema.Struct({ renders: Renders }))
+      .addSuccess(ExtrasAnswer)
+      .annotate(OpenApi.Summary, "Buy extra renders")
+      .annotate(
+        OpenApi.Description,
+        `${ownerOnly} Adds \`renders\` extra videos to this month's allowance (\`quota.extra\`), up to the ceiling ` +
+          "the operator sets per workspace (`admin limits set --extra-ceiling`; none by default). Over it: 409 " +
+          "`conflict`, saying how many more may be bought."
+      )
   )
   .add(
     HttpApiEndpoint.post("keep", "/renders/keep")
-      .addSuccess(Schema.Void)
-      .annotate(OpenApi.Summary, "Keep renders")
-      .annotate(OpenApi.Description, ownerOnly)
+      .setPayload(Schema.Struct({ renders: Schema.optional(Renders) }))
+      .addSuccess(ExtrasAnswer)
+      .annotate(OpenApi.Summary, "Keep unused extra renders for next month")
+      .annotate(
+        OpenApi.Description,
+        `${ownerOnly} Carries \`renders\` (absent: all) of this month's unused extra renders into next month ` +
+          "(`nextPeriod.extra`); they leave this month. The allowance is spent before extra renders. More than are " +
+          "unused, none unused, or next month over the ceiling: 409 `conflict`."
+      )
   )
   .add(
     HttpApiEndpoint.post("drop", "/renders/drop")
-      .addSuccess(Schema.Void)
-      .annotate(OpenApi.Summary, "Drop renders")
-      .annotate(OpenApi.Description, ownerOnly)
+      .setPayload(Schema.Struct({ renders: Schema.optional(Renders) }))
+      .addSuccess(ExtrasAnswer)
+      .annotate(OpenApi.Summary, "Drop unused extra renders")
+      .annotate(
+        OpenApi.Description,
+        `${ownerOnly} Gives up \`renders\` (absent: all) of this month's unused extra renders. More than are ` +
+          "unused, or none unused: 409 `conflict`."
+      )
   )
+  .addError(Conflict)
+  .addError(SchemaValidation)
   .middleware(Authentication)
   .prefix("/v1")
   .annotate(OpenApi.Title, "Renders")

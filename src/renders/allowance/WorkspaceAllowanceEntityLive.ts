@@ -2,12 +2,12 @@ import { Entity } from "@effect/cluster"
 import { Clock, Effect } from "effect"
 import { NotFound, RateLimited } from "../../domain/Errors.js"
 import { WorkspaceId } from "../../domain/Principal.js"
-import { periodOf } from "./Quota.js"
-import { AllowanceRepo } from "./AllowanceRepo.js"
 import { Identity } from "../../identity/Identity.js"
-import { queueShareCheck } from "./QueueShare.js"
-import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
 import { withOutageRetries } from "../../sql/OutageRetries.js"
+import { AllowanceRepo } from "./AllowanceRepo.js"
+import { queueShareCheck } from "./QueueShare.js"
+import { periodOf } from "./Quota.js"
+import { WorkspaceAllowanceEntity } from "./WorkspaceAllowanceEntity.js"
 
 export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
   Effect.gen(function*() {
@@ -26,11 +26,12 @@ export const WorkspaceAllowanceEntityLive = WorkspaceAllowanceEntity.toLayer(
           if (!payload.waitForRenderer) yield* checkQueueShare(workspaceId)
           const now = new Date(yield* Clock.currentTimeMillis)
           const { end, start } = periodOf(now)
-          const { committed, reserved } = yield* allowance.usage(workspaceId, start)
-          const left = workspace.value.renderAllowance - committed - reserved
+          const { committed, extra, reserved } = yield* allowance.usage(workspaceId, start)
+          const left = workspace.value.renderAllowance + extra - committed - reserved
           if (left < payload.renderJobIds.length) {
             return yield* new RateLimited({
-              message: `The render allowance of ${workspace.value.renderAllowance} videos this month is used up ` +
+              message: `The render allowance of ${workspace.value.renderAllowance} videos this month ` +
+                `${extra > 0 ? `and ${extra} extra ` : ""}is used up ` +
                 `(${committed} finished, ${reserved} rendering, ${Math.max(0, left)} left for ` +
                 `${payload.renderJobIds.length} asked); it resets on ${end.toISOString().slice(0, 10)}.`,
               retryAfterSeconds: Math.ceil((end.getTime() - now.getTime()) / 1000)

@@ -1,7 +1,7 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { SignedQuery } from "./RenderedClip.js"
 import { ChecksumMismatch, Forbidden, NotFound } from "../../domain/Errors.js"
+import { SignedQuery } from "./RenderedClip.js"
 
 /**
  * Signed asset downloads (`url` of asset metadata, rendered clips and render jobs). No Authentication middleware: the

@@ -1,7 +1,7 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { WorkspaceId } from "../../domain/Principal.js"
-import { ListedClip } from "./ClipRecord.js"
+import { ListedClip } from "../ClipRecord.js"
 
 // What a post still to publish relies on: a job on the clip's render that is SCHEDULED or PUBLISHING (its post is
 // to be handed over). A shared render has several jobs; the listing names one, a needing one first.

@@ -16,8 +16,11 @@ const make = Effect.gen(function*() {
   const keep = Effect.fn("PipelineClips.keep")(function*(workspaceId: WorkspaceId, renderJobId: string) {
     const unkept = yield* clips.unkeptOf(workspaceId, renderJobId)
     const needed = clips.neededIds(workspaceId)
-    yield* Effect.forEach(unkept, (clip) =>
-      storage.makeRoomForClip(workspaceId, clip.id, clip.byteSize, needed).pipe(Effect.orDie), { discard: true })
+    yield* Effect.forEach(
+      unkept,
+      (clip) => storage.makeRoomForClip(workspaceId, clip.id, clip.byteSize, needed).pipe(Effect.orDie),
+      { discard: true }
+    )
   })
 
   return { keep }

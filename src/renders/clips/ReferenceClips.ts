@@ -8,17 +8,17 @@ import {
   SchemaValidation,
   type UpstreamUnavailable
 } from "../../domain/Errors.js"
-import { Renderer } from "../../render/Renderer.js"
+import { Renderer } from "../../drawing/Renderer.js"
+import { hashBlob } from "../../storage/BlobHash.js"
 import { BlobStorage } from "../../storage/BlobStorage.js"
-import { hashFile } from "../../storage/Files.js"
 import { describeBuild } from "../../templates/Describe.js"
 import { buildSha, canonicalJson } from "../../templates/Descriptor.js"
-import type { Content, ResolvedBuild } from "../../templates/Template.js"
+import type { Content, ResolvedBuild } from "../../templates/format/Template.js"
 import { type BuildSelector, isExactVersion, resolveBuild } from "../../templates/TemplateRegistry.js"
-import { RenderCapacity } from "../allowance/RenderCapacity.js"
-import { noSlotsHere, renderRefusal } from "../jobs/RenderRefusals.js"
-import { sceneFor } from "../jobs/Scenes.js"
 import { invalidVersion, unresolved } from "../../templates/Templates.js"
+import { RenderCapacity } from "../allowance/RenderCapacity.js"
+import { noSlotsHere, renderRefusal } from "../RenderRefusals.js"
+import { sceneFor } from "../Scenes.js"
 
 /** Reference clips show the worked example in the default language. */
 const REFERENCE_LOCALE = "en"
@@ -58,15 +58,19 @@ const make = Effect.gen(function*() {
   const known = new Map<string, Stored>()
   const pending = new Map<string, Deferred.Deferred<Stored, Refusal>>()
 
-  /** Already in the store (drawn earlier, maybe by another node sharing DATA_DIR): hash it once. */
+  /** Already in the store (drawn earlier, maybe by another node sharing the store): hash it once. */
   const fromStore = (key: string) =>
-    Effect.flatMap(blobs.stat(key), Option.match({
-      onNone: () => Effect.succeed(Option.none<Stored>()),
-      onSome: () =>
-        Effect.flatMap(blobs.localPath(key), (file) => Effect.promise(() => hashFile(file))).pipe(
-          Effect.map((h) => Option.some({ key, ...h }))
-        )
-    }))
+    Effect.flatMap(
+      blobs.stat(key),
+      Option.match({
+        onNone: () => Effect.succeed(Option.none<Stored>()),
+        onSome: () =>
+          hashBlob(blobs, key).pipe(
+            Effect.map((h) => Option.some({ key, ...h })),
+            Effect.catchTag("BlobNotFound", () => Effect.succeedNone)
+          )
+      })
+    )
 
   const draw = (resolved: ResolvedBuild, ratio: string, key: string) =>
     Effect.scoped(Effect.gen(function*() {

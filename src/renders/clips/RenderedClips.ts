@@ -1,19 +1,19 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../Config.js"
+import { Conflict, Forbidden, NotFound } from "../../domain/Errors.js"
+import type { WorkspaceId } from "../../domain/Principal.js"
+import { StorageUsage } from "../../media/StorageUsage.js"
+import { Signing } from "../../storage/Signing.js"
+import type { ListedClip } from "../ClipRecord.js"
+import { ClipRemovedListeners } from "./ClipRemovedListeners.js"
+import { ClipRepo } from "./ClipRepo.js"
 import {
   ASSET_URL_TTL,
-  type AssetMetadata,
   assetDownloadPath,
+  type AssetMetadata,
   CLIP_MIME_TYPE,
   type RenderedClip
 } from "./RenderedClip.js"
-import { Conflict, Forbidden, NotFound } from "../../domain/Errors.js"
-import type { ListedClip } from "./ClipRecord.js"
-import { ClipRemovedListeners } from "./ClipRemovedListeners.js"
-import { ClipRepo } from "./ClipRepo.js"
-import type { WorkspaceId } from "../../domain/Principal.js"
-import { Signing } from "../../storage/Signing.js"
-import { StorageUsage } from "../../media/StorageUsage.js"
 
 /** What the signed download serves. */
 export interface ClipFile {
@@ -41,10 +41,13 @@ const make = Effect.gen(function*() {
 
   /** The workspace's clip with its bytes still stored. */
   const storedClip = (workspaceId: WorkspaceId, id: string) =>
-    Effect.flatMap(repo.clip(workspaceId, id), Option.match({
-      onNone: () => Effect.fail(missing(id)),
-      onSome: (clip) => clip.stored ? Effect.succeed(clip) : Effect.fail(removed(id))
-    }))
+    Effect.flatMap(
+      repo.clip(workspaceId, id),
+      Option.match({
+        onNone: () => Effect.fail(missing(id)),
+        onSome: (clip) => clip.stored ? Effect.succeed(clip) : Effect.fail(removed(id))
+      })
+    )
 
   const view = (clip: ListedClip) =>
     Effect.map(signedUrl(clip.id), ({ url }): RenderedClip => ({

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
 import { Schema } from "effect"
-import { AssetMetadata, RenderedClip } from "./RenderedClip.js"
 import { Conflict, NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { Authentication } from "../../http/Security.js"
+import { AssetMetadata, RenderedClip } from "./RenderedClip.js"
 
 const IdPath = Schema.Struct({ id: Schema.String })
 

@@ -95,17 +95,21 @@ const make = Effect.gen(function*() {
     Effect.acquireRelease(
       Effect.suspend(() => {
         if ((admitted.get(workspaceId) ?? 0) >= perWorkspace) {
-          return Effect.fail(new UpstreamUnavailable({
-            message: `This workspace already has ${perWorkspace} keyframes requests in progress on this node; ` +
-              "ask again when one has finished.",
-            retryAfterSeconds: RETRY_AFTER_SECONDS
-          }))
+          return Effect.fail(
+            new UpstreamUnavailable({
+              message: `This workspace already has ${perWorkspace} keyframes requests in progress on this node; ` +
+                "ask again when one has finished.",
+              retryAfterSeconds: RETRY_AFTER_SECONDS
+            })
+          )
         }
         if (totalAdmitted >= perNode) {
-          return Effect.fail(new UpstreamUnavailable({
-            message: "This node is busy drawing keyframes; ask again shortly.",
-            retryAfterSeconds: RETRY_AFTER_SECONDS
-          }))
+          return Effect.fail(
+            new UpstreamUnavailable({
+              message: "This node is busy drawing keyframes; ask again shortly.",
+              retryAfterSeconds: RETRY_AFTER_SECONDS
+            })
+          )
         }
         count(admitted, workspaceId, 1)
         totalAdmitted++

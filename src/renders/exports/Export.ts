@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ExportStatus, RenderJobState } from "../jobs/RenderJob.js"
+import { ExportStatus, RenderJobState } from "../RenderJob.js"
 
 const Ratio = Schema.String.pipe(Schema.pattern(/^\d+x\d+$/, { message: () => "a ratio such as 9x16" }))
 const Locale = Schema.String.pipe(Schema.minLength(2), Schema.maxLength(5))

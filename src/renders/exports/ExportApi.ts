@@ -15,18 +15,10 @@ import {
   UnknownTemplate,
   UpstreamUnavailable
 } from "../../domain/Errors.js"
-import { BatchBody, ExportPoll, QueueEntry, TimingBody, VideoBody } from "./Export.js"
-import {
-  AsVideoQuery,
-  ExportLink,
-  KeptEntry,
-  KeptExport,
-  ReuseRecord,
-  VideosQuery,
-  ZipBody
-} from "./KeptExport.js"
-import { KeyframesBody } from "./KeyframesBody.js"
 import { Authentication } from "../../http/Security.js"
+import { BatchBody, ExportPoll, QueueEntry, TimingBody, VideoBody } from "./Export.js"
+import { AsVideoQuery, ExportLink, KeptEntry, KeptExport, ReuseRecord, VideosQuery, ZipBody } from "./KeptExport.js"
+import { KeyframesBody } from "./KeyframesBody.js"
 
 const JobPath = Schema.Struct({ jobId: Schema.String })
 const StartedJob = Schema.Struct({ jobId: Schema.String, ratio: Schema.String, locale: Schema.String })
@@ -60,7 +52,9 @@ export class ExportApi extends HttpApiGroup.make("export")
     HttpApiEndpoint.post("batch", "/direct-export/batch")
       .annotate(OpenApi.Summary, "Export a batch of videos")
       .setPayload(BatchBody)
-      .addSuccess(Schema.Struct({ jobs: Schema.Array(StartedJob), problem: Schema.NullOr(Schema.String) }), { status: 202 })
+      .addSuccess(Schema.Struct({ jobs: Schema.Array(StartedJob), problem: Schema.NullOr(Schema.String) }), {
+        status: 202
+      })
       .annotate(OpenApi.Description, "One video per ratio per locale, at most 24; everything is checked for all first.")
   )
   .add(

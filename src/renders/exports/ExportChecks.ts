@@ -1,20 +1,14 @@
 import { Effect, Either } from "effect"
-import {
-  detailAt,
-  ErrorDetail,
-  LocaleNotSupported,
-  RatioNotSupported,
-  SchemaValidation
-} from "../../domain/Errors.js"
-import { canDraw } from "../../render/Locales.js"
-import { type BuildFields, refusedBuild } from "../../templates/BuildRefusal.js"
-import { isExactVersion, resolveBuild } from "../../templates/TemplateRegistry.js"
-import type { ResolvedBuild } from "../../templates/Template.js"
-import { validateContent } from "../../templates/Validate.js"
 import { BrandLooks } from "../../brands/BrandLooks.js"
-import type { WorkspaceId } from "../../domain/Principal.js"
 import type { BrandRef } from "../../brands/BrandLooks.js"
+import { detailAt, ErrorDetail, LocaleNotSupported, RatioNotSupported, SchemaValidation } from "../../domain/Errors.js"
+import type { WorkspaceId } from "../../domain/Principal.js"
+import { canDraw } from "../../drawing/Locales.js"
+import { type BuildFields, refusedBuild } from "../../templates/BuildRefusal.js"
+import type { ResolvedBuild } from "../../templates/format/Template.js"
 import { TemplateClearance } from "../../templates/TemplateClearance.js"
+import { isExactVersion, resolveBuild } from "../../templates/TemplateRegistry.js"
+import { validateContent } from "../../templates/Validate.js"
 
 export interface BuildRequest {
   readonly templateId: string
@@ -29,10 +23,12 @@ const exportFields: BuildFields = { templateId: "templateId", variant: "variant"
 /** The build a direct export means; an exact version is required (SPEC Versioning 7). */
 export const resolveExportBuild = (body: BuildRequest, versionRequired: boolean) => {
   if (versionRequired && (body.version === undefined || !isExactVersion(body.version))) {
-    return Effect.fail(new SchemaValidation({
-      message: "Direct export needs an exact version: major.minor.patch.",
-      details: [detailAt(["version"], "an exact major.minor.patch version is required", "pattern")]
-    }))
+    return Effect.fail(
+      new SchemaValidation({
+        message: "Direct export needs an exact version: major.minor.patch.",
+        details: [detailAt(["version"], "an exact major.minor.patch version is required", "pattern")]
+      })
+    )
   }
   return Either.match(resolveBuild(body.templateId, { variant: body.variant, version: body.version }), {
     onLeft: (error) => Effect.fail(refusedBuild(error, exportFields)),

@@ -2,7 +2,7 @@ import { ClusterSchema, DeliverAt, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { DateTime, PrimaryKey, Schema } from "effect"
 import { WorkspaceId } from "../../domain/Principal.js"
-import { RenderJobState, RenderPackage } from "../jobs/RenderJob.js"
+import { RenderJobState, RenderPackage } from "../RenderJob.js"
 
 export class CreateExport extends Schema.Class<CreateExport>("Export/Create")({
   workspaceId: WorkspaceId,

@@ -1,15 +1,15 @@
 import { Entity } from "@effect/cluster"
 import { Effect, Option } from "effect"
 import type { WorkspaceId } from "../../domain/Principal.js"
-import { RenderRunnerEntity } from "../jobs/RenderRunnerEntity.js"
-import { exportStatusOf, isTerminal } from "../jobs/RenderJob.js"
 import { StorageUsage } from "../../media/StorageUsage.js"
-import { ClipRepo } from "../clips/ClipRepo.js"
-import { ExportRepo } from "./ExportRepo.js"
-import { RenderRepo } from "../jobs/RenderRepo.js"
-import { BlobStorage } from "../../storage/BlobStorage.js"
-import { ExportEntity, ExpireExport, expireAt } from "./ExportEntity.js"
 import { withOutageRetries } from "../../sql/OutageRetries.js"
+import { BlobStorage } from "../../storage/BlobStorage.js"
+import { ClipRepo } from "../clips/ClipRepo.js"
+import { exportStatusOf, isTerminal } from "../RenderJob.js"
+import { RenderRepo } from "../RenderRepo.js"
+import { RenderRunnerEntity } from "../RenderRunnerEntity.js"
+import { expireAt, ExpireExport, ExportEntity } from "./ExportEntity.js"
+import { ExportRepo } from "./ExportRepo.js"
 
 export const ExportEntityLive = ExportEntity.toLayer(
   Effect.gen(function*() {
@@ -89,11 +89,21 @@ export const ExportEntityLive = ExportEntity.toLayer(
           if (row.discardedAt !== null || row.clipId === null || row.clipStored === false) return
           // Older kept clips are removed, oldest first, when this one fits the clips share but not the room left.
           // Clips a post still to be handed over needs are never removed to make room.
-          const room = yield* storage.makeRoomForClip(row.workspaceId, row.clipId, row.byteSize ?? 0, clips.neededIds(row.workspaceId))
+          const room = yield* storage.makeRoomForClip(
+            row.workspaceId,
+            row.clipId,
+            row.byteSize ?? 0,
+            clips.neededIds(row.workspaceId)
+          )
             .pipe(Effect.orDie)
           if (!room.kept) {
-            yield* exports.keep(row.workspaceId, exportId, false, "Larger than the whole rendered-clips share of " +
-              "storage: not kept; downloadable for two hours after it finished.")
+            yield* exports.keep(
+              row.workspaceId,
+              exportId,
+              false,
+              "Larger than the whole rendered-clips share of " +
+                "storage: not kept; downloadable for two hours after it finished."
+            )
             return
           }
           yield* exports.keep(row.workspaceId, exportId, true, null)

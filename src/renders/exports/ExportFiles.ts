@@ -1,16 +1,16 @@
 import { Clock, Context, Effect, Layer, Option } from "effect"
 import { AppConfig } from "../../Config.js"
 import { AssetUnavailable, Conflict, detailAt, Forbidden, NotFound, RenderTimeout } from "../../domain/Errors.js"
-import { type KeptEntry, videoFileName, type ZipBody, zipSizeProblem } from "./KeptExport.js"
-import type { TrackedExport } from "./ExportRecord.js"
-import { ExportRepo } from "./ExportRepo.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import { BlobStorage } from "../../storage/BlobStorage.js"
-import { checkLinkKey, issueLinkKey } from "./ExportLinkKeys.js"
 import { requireIntact } from "../../storage/Integrity.js"
 import { Signing } from "../../storage/Signing.js"
 import { buildZip } from "../../storage/Zip.js"
+import { checkLinkKey, issueLinkKey } from "./ExportLinkKeys.js"
+import type { TrackedExport } from "./ExportRecord.js"
+import { ExportRepo } from "./ExportRepo.js"
 import { ExportViews, statusOf } from "./ExportViews.js"
+import { type KeptEntry, videoFileName, type ZipBody, zipSizeProblem } from "./KeptExport.js"
 
 /** An unkept video's file goes two hours after it finished (the export entity's `Expire`). */
 const UNKEPT_FILE_MS = 2 * 3600 * 1000
@@ -46,7 +46,8 @@ const notFinished = (row: TrackedExport) => {
 /** A render that ran out of time says so: 504, which the spec has clients retry once by starting again. */
 const timedOut = (row: TrackedExport) =>
   new RenderTimeout({
-    message: `Export ${row.id} has no video: its render took longer than the time limit (${row.error ?? "timed out"}). ` +
+    message:
+      `Export ${row.id} has no video: its render took longer than the time limit (${row.error ?? "timed out"}). ` +
       "Start the export again."
   })
 

@@ -2,10 +2,10 @@ import { Headers, HttpApiBuilder, HttpServerResponse } from "@effect/platform"
 import { Effect } from "effect"
 import { ClipwrightApi } from "../../Api.js"
 import { NotFound } from "../../domain/Errors.js"
-import { ExportFiles, type VideoFile } from "./ExportFiles.js"
-import { BlobStorage, type BlobStorageService } from "../../storage/BlobStorage.js"
 import { blobResponse } from "../../http/FileResponses.js"
+import { BlobStorage, type BlobStorageService } from "../../storage/BlobStorage.js"
 import { requireIntact } from "../../storage/Integrity.js"
+import { ExportFiles, type VideoFile } from "./ExportFiles.js"
 
 /**
  * An exported mp4, inline under its descriptive name; byte ranges only when the file says so (kept videos). The bytes
@@ -27,10 +27,17 @@ export const videoResponse = (storage: BlobStorageService, file: VideoFile) =>
   )
 
 /** Export links: no bearer is read; the key in the link is checked by `ExportFiles.linkedFile`. */
-export const ExportFilesHttpLive = HttpApiBuilder.group(ClipwrightApi, "exportFiles", (handlers) =>
-  Effect.gen(function*() {
-    const files = yield* ExportFiles
-    const storage = yield* BlobStorage
-    return handlers.handle("linked", ({ path, urlParams }) =>
-      Effect.flatMap(files.linkedFile(path.jobId, urlParams.key), (file) => videoResponse(storage, file)))
-  }))
+export const ExportFilesHttpLive = HttpApiBuilder.group(
+  ClipwrightApi,
+  "exportFiles",
+  (handlers) =>
+    Effect.gen(function*() {
+      const files = yield* ExportFiles
+      const storage = yield* BlobStorage
+      return handlers.handle(
+        "linked",
+        ({ path, urlParams }) =>
+          Effect.flatMap(files.linkedFile(path.jobId, urlParams.key), (file) => videoResponse(storage, file))
+      )
+    })
+)

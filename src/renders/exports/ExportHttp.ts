@@ -1,16 +1,16 @@
 import { HttpApiBuilder } from "@effect/platform"
 import { Clock, Effect, FiberRef } from "effect"
 import { ClipwrightApi } from "../../Api.js"
-import { DEFAULT_VIDEOS_LIMIT } from "./KeptExport.js"
 import { CurrentWorkspace, inWorkspace } from "../../domain/Principal.js"
 import { CurrentRequestId } from "../../domain/RequestId.js"
-import { Exports } from "./Exports.js"
-import { ExportFiles } from "./ExportFiles.js"
-import { ExportViews } from "./ExportViews.js"
-import { Keyframes } from "./Keyframes.js"
-import { BlobStorage } from "../../storage/BlobStorage.js"
-import { videoResponse } from "./ExportFilesHttp.js"
 import { zipResponse } from "../../http/FileResponses.js"
+import { BlobStorage } from "../../storage/BlobStorage.js"
+import { ExportFiles } from "./ExportFiles.js"
+import { videoResponse } from "./ExportFilesHttp.js"
+import { Exports } from "./Exports.js"
+import { ExportViews } from "./ExportViews.js"
+import { DEFAULT_VIDEOS_LIMIT } from "./KeptExport.js"
+import { Keyframes } from "./Keyframes.js"
 
 export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (handlers) =>
   Effect.gen(function*() {
@@ -44,7 +44,9 @@ export const ExportHttpLive = HttpApiBuilder.group(ClipwrightApi, "export", (han
           Effect.map(({ archive, filename }) => zipResponse(archive, filename))
         ))
       .handle("videos", ({ urlParams }) =>
-        inWorkspace((workspaceId) => files.videos(workspaceId, urlParams.limit ?? DEFAULT_VIDEOS_LIMIT)))
+        inWorkspace((workspaceId) =>
+          files.videos(workspaceId, urlParams.limit ?? DEFAULT_VIDEOS_LIMIT)
+        ))
       .handle("keptVideo", ({ path }) => inWorkspace((workspaceId) => files.video(workspaceId, path.jobId)))
       .handle("reuse", ({ path }) => inWorkspace((workspaceId) => files.reuse(workspaceId, path.jobId)))
       .handle("keyframes", ({ payload }) =>

@@ -2,9 +2,9 @@ import { Model } from "@effect/sql"
 import { Schema } from "effect"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { JsonbColumn, StampedByDatabase } from "../../sql/Columns.js"
-import { ClipRecord } from "../clips/ClipRecord.js"
-import { ExportStatus } from "../jobs/RenderJob.js"
-import { RenderJobRecord } from "../jobs/RenderJobRecord.js"
+import { ClipRecord } from "../ClipRecord.js"
+import { ExportStatus } from "../RenderJob.js"
+import { RenderJobRecord } from "../RenderJobRecord.js"
 
 /**
  * A direct export: its row in `exports` (id = its render job's id). `status` is what the export entity has

@@ -1,8 +1,8 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
 import { WorkspaceId } from "../../domain/Principal.js"
+import { ExportStatus } from "../RenderJob.js"
 import { ExportRecord, TrackedExport } from "./ExportRecord.js"
-import { ExportStatus } from "../jobs/RenderJob.js"
 
 export type NewExport = Omit<typeof ExportRecord.insert.Type, "workspaceId">
 

@@ -1,13 +1,13 @@
 import { Context, Effect, Layer, Option } from "effect"
-import { ExportEntity } from "./ExportEntity.js"
-import { NotFound } from "../../domain/Errors.js"
-import type { QueueEntry } from "./Export.js"
-import type { TrackedExport } from "./ExportRecord.js"
-import { type ExportStatus, exportStatusOf, isTerminal } from "../jobs/RenderJob.js"
-import { ExportRepo } from "./ExportRepo.js"
-import type { WorkspaceId } from "../../domain/Principal.js"
-import { RenderRepo } from "../jobs/RenderRepo.js"
 import { entityCall } from "../../domain/EntityCalls.js"
+import { NotFound } from "../../domain/Errors.js"
+import type { WorkspaceId } from "../../domain/Principal.js"
+import { type ExportStatus, exportStatusOf, isTerminal } from "../RenderJob.js"
+import { RenderRepo } from "../RenderRepo.js"
+import type { QueueEntry } from "./Export.js"
+import { ExportEntity } from "./ExportEntity.js"
+import type { TrackedExport } from "./ExportRecord.js"
+import { ExportRepo } from "./ExportRepo.js"
 
 const TWO_HOURS = 2 * 3600 * 1000
 const KEPT_IN_QUEUE = 100

@@ -1,20 +1,20 @@
 import { Context, Effect, Fiber, FiberRef, Layer } from "effect"
-import { ulidForRequest } from "../../domain/Ulid.js"
-import { CurrentRequestId } from "../../domain/RequestId.js"
-import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
-import { ExportEntity } from "./ExportEntity.js"
-import { detailAt, SchemaValidation } from "../../domain/Errors.js"
-import { type BatchBody, MAX_BATCH, type VideoBody } from "./Export.js"
-import type { Principal } from "../../domain/Principal.js"
-import type { RenderPackage } from "../jobs/RenderJob.js"
-import { digestOf } from "../../domain/Digest.js"
-import { durationMsOf } from "../../render/Scene.js"
 import { BrandLooks } from "../../brands/BrandLooks.js"
 import type { BrandRef } from "../../brands/BrandLooks.js"
-import type { ResolvedBuild } from "../../templates/Template.js"
+import { digestOf } from "../../domain/Digest.js"
 import { entityCall } from "../../domain/EntityCalls.js"
-import { type BuildRequest, checkExport, resolveExportBuild } from "./ExportChecks.js"
+import { detailAt, SchemaValidation } from "../../domain/Errors.js"
+import { actorOf, type Principal } from "../../domain/Principal.js"
+import { CurrentRequestId } from "../../domain/RequestId.js"
+import { ulidForRequest } from "../../domain/Ulid.js"
+import { durationMsOf } from "../../drawing/Scene.js"
+import type { ResolvedBuild } from "../../templates/format/Template.js"
 import { TemplateClearance } from "../../templates/TemplateClearance.js"
+import { WorkspaceAllowanceEntity } from "../allowance/WorkspaceAllowanceEntity.js"
+import type { RenderPackage } from "../RenderJob.js"
+import { type BatchBody, MAX_BATCH, type VideoBody } from "./Export.js"
+import { type BuildRequest, checkExport, resolveExportBuild } from "./ExportChecks.js"
+import { ExportEntity } from "./ExportEntity.js"
 
 const DEFAULT_LOCALE = "en"
 
@@ -61,7 +61,11 @@ const make = Effect.gen(function*() {
    * The job ids of a request's videos: a retry (same x-request-id, same body) draws the same ids, so it is answered
    * with the first call's jobs and counted once; another body under a reused x-request-id is another batch.
    */
-  const jobsFor = (principal: Principal, body: BuildRequest, outputs: ReadonlyArray<{ ratio: string; locale: string }>) =>
+  const jobsFor = (
+    principal: Principal,
+    body: BuildRequest,
+    outputs: ReadonlyArray<{ ratio: string; locale: string }>
+  ) =>
     Effect.map(FiberRef.get(CurrentRequestId), (requestId) => {
       const prefix = `export:${principal.workspaceId}:${digestOf({ body, outputs })}`
       return outputs.map((o) => ({ ...o, jobId: ulidForRequest(requestId, `${prefix}:${o.ratio}:${o.locale}`) }))
@@ -80,13 +84,15 @@ const make = Effect.gen(function*() {
     // Asked under what it reserves. Once begun it runs on to its end on a fiber of its own, even when the client hangs
     // up: the answers the cluster keeps for these ids (and hands to a retry) are then never "interrupted".
     const launch = Effect.gen(function*() {
-      yield* entityCall(allowance(principal.workspaceId).Reserve({ requestId: `export:${digestOf(renderJobIds)}`, renderJobIds }))
+      yield* entityCall(
+        allowance(principal.workspaceId).Reserve({ requestId: `export:${digestOf(renderJobIds)}`, renderJobIds })
+      )
       const started: Array<{ jobId: string; ratio: string; locale: string }> = []
       let problem: string | null = null
       for (const job of jobs) {
         const created = yield* exports(job.jobId).Create({
           workspaceId: principal.workspaceId,
-          createdBy: `apikey:${principal.keyId}`,
+          createdBy: actorOf(principal),
           templateName: resolved.template.name,
           brandName: brand?.name ?? null,
           title: body.title ?? null,
@@ -95,10 +101,13 @@ const make = Effect.gen(function*() {
         if (created._tag === "Left") {
           // The reservations of jobs that never started go back.
           for (const left of jobs.slice(started.length)) {
-            yield* allowance(principal.workspaceId).Settle({ renderJobId: left.jobId, outcome: "release" }, { discard: true })
+            yield* allowance(principal.workspaceId).Settle({ renderJobId: left.jobId, outcome: "release" }, {
+              discard: true
+            })
               .pipe(Effect.ignore)
           }
-          problem = `${started.length} of ${jobs.length} started; the renderers refused the rest (${created.left._tag}).`
+          problem =
+            `${started.length} of ${jobs.length} started; the renderers refused the rest (${created.left._tag}).`
           break
         }
         started.push({ jobId: job.jobId, ratio: job.ratio, locale: job.locale })
@@ -119,12 +128,16 @@ const make = Effect.gen(function*() {
 
   const batch = (principal: Principal, body: BatchBody) => {
     const locales = body.locales ?? [DEFAULT_LOCALE]
-    const outputs = [...new Set(body.ratios)].flatMap((ratio) => [...new Set(locales)].map((locale) => ({ ratio, locale })))
+    const outputs = [...new Set(body.ratios)].flatMap((ratio) =>
+      [...new Set(locales)].map((locale) => ({ ratio, locale }))
+    )
     if (outputs.length > MAX_BATCH) {
-      return Effect.fail(new SchemaValidation({
-        message: `A batch draws at most ${MAX_BATCH} videos (ratios × locales); this one asks for ${outputs.length}.`,
-        details: [detailAt(["ratios"], `ratios × locales must be at most ${MAX_BATCH}`, "maxItems")]
-      }))
+      return Effect.fail(
+        new SchemaValidation({
+          message: `A batch draws at most ${MAX_BATCH} videos (ratios × locales); this one asks for ${outputs.length}.`,
+          details: [detailAt(["ratios"], `ratios × locales must be at most ${MAX_BATCH}`, "maxItems")]
+        })
+      )
     }
     return start(principal, body, outputs).pipe(Effect.map(({ problem, started }) => ({ jobs: started, problem })))
   }

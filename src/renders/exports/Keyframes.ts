@@ -1,19 +1,19 @@
 import { Context, Effect, Layer, Stream } from "effect"
+import { BrandLooks } from "../../brands/BrandLooks.js"
 import { detailAt, RenderTimeout, SchemaValidation } from "../../domain/Errors.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
-import type { KeyframesBody } from "./KeyframesBody.js"
-import { Renderer } from "../../render/Renderer.js"
+import { Renderer } from "../../drawing/Renderer.js"
 import { streamedZip } from "../../storage/Zip.js"
 import { safeName } from "../../storage/ZipNames.js"
-import type { Content } from "../../templates/Template.js"
-import { BrandLooks } from "../../brands/BrandLooks.js"
-import { checkExport, resolveExportBuild } from "./ExportChecks.js"
-import { RenderCapacity } from "../allowance/RenderCapacity.js"
-import { noSlotsHere, renderRefusal } from "../jobs/RenderRefusals.js"
-import { sceneFor, sizeOf } from "../jobs/Scenes.js"
-import { describeLimit, renderTimeLimit } from "../jobs/RenderTimeLimit.js"
+import type { Content } from "../../templates/format/Template.js"
 import { TemplateClearance } from "../../templates/TemplateClearance.js"
+import { RenderCapacity } from "../allowance/RenderCapacity.js"
+import { noSlotsHere, renderRefusal } from "../RenderRefusals.js"
+import { describeLimit, renderTimeLimit } from "../RenderTimeLimit.js"
+import { sceneFor, sizeOf } from "../Scenes.js"
 import { DrawTurns } from "./DrawTurns.js"
+import { checkExport, resolveExportBuild } from "./ExportChecks.js"
+import type { KeyframesBody } from "./KeyframesBody.js"
 
 const DEFAULT_LOCALE = "en"
 
@@ -77,7 +77,9 @@ const make = Effect.gen(function*() {
     const firstPng = yield* drawOne(first!.frame)
     const pngs = Stream.concat(
       Stream.succeed(firstPng),
-      Stream.fromIterable(rest).pipe(Stream.mapEffect((keyframe) => drawOne(keyframe.frame), { concurrency: DRAWN_AHEAD }))
+      Stream.fromIterable(rest).pipe(
+        Stream.mapEffect((keyframe) => drawOne(keyframe.frame), { concurrency: DRAWN_AHEAD })
+      )
     )
     const archive = streamedZip(body.frames.map((keyframe) => pngName(keyframe.name)), pngs)
     const { template, variant, build } = resolved

@@ -1,4 +1,4 @@
-import type { BuildLook, Template } from "../Template.js"
+import type { BuildLook, Template } from "../format/Template.js"
 import { fixedDuration, referenceLimits } from "./Limits.js"
 
 const look: BuildLook = {

@@ -1,4 +1,4 @@
-import type { ContentLimits } from "../Fields.js"
+import type { ContentLimits } from "../format/Fields.js"
 
 /** The limits SPEC gives for the reference content shape; older or smaller builds narrow some of them. */
 export const referenceLimits: ContentLimits = {

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench:storage`: the blob store's upload, Range read and clip write throughput, the local folder against an
+ * S3-compatible store on loopback (s3rver in its own process), in one run, on 50 MB files (BENCH_STORAGE_MB to
+ * change). Prints one table; the S3 path should stay within 2× the local one, with this process's memory flat while
+ * streaming (peak RSS over the baseline, sampled every 20 ms).
+ */
+import { Effect, Stream } from "effect"
+import * as fs from "node:fs"
+import * as os from "node:os"
+import * as path from "node:path"
+import { BlobStorage, type BlobStorageService } from "../src/storage/BlobStorage.js"
+import { LocalBlobStorage } from "../src/storage/LocalBlobStorage.js"
+import { s3StorageOn } from "../test/storage/S3Layer.js"
+import { cleanUpOnSignal, fmt, log, startPlain, stopChild, table } from "./support/Common.js"
+
+const MB = 1024 * 1024
+const size = Number(process.env["BENCH_STORAGE_MB"] ?? 50) * MB
+const CHUNK = 64 * 1024
+const RANGE = MB
+const RANGES = 40
+
+const chunk = new Uint8Array(CHUNK).map((_, i) => (i * 31) & 255)
+/** `size` bytes as an upload arrives: 64 KiB at a time, never whole in memory. */
+const source = () => Stream.repeatValue(chunk).pipe(Stream.take(size / CHUNK))
+
+interface Row {
+  readonly store: string
+  readonly op: string
+  readonly bytes: number
+  readonly ms: number
+  readonly peakMb: number
+}
+
+/** Runs `work`, sampling RSS: answers its time and the peak RSS above the RSS when it started. */
+const measured = async (work: () => Promise<unknown>) => {
+  global.gc?.()
+  const base = process.memoryUsage().rss
+  let peak = base
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20)
+  const started = performance.now()
+  await work()
+  const ms = performance.now() - started
+  clearInterval(timer)
+  return { ms, peakMb: (Math.max(peak, process.memoryUsage().rss) - base) / MB }
+}
+
+const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
+
+const benchStore = async (label: string, storage: BlobStorageService, tmp: string): Promise<Array<Row>> => {
+  const rows: Array<Row> = []
+  const row = async (op: string, work: () => Promise<unknown>, bytes = size) => {
+    const { ms, peakMb } = await measured(work)
+    rows.push({ store: label, op, bytes, ms, peakMb })
+    log(`${label} ${op}: ${fmt(ms)} ms, ${fmt(bytes / MB / (ms / 1000), 1)} MB/s, peak +${fmt(peakMb)} MB RSS`)
+  }
+  await row("upload (streamed)", () => run(storage.putStream("media/bench/upload.bin", source(), { maxBytes: size })))
+  await row(
+    `Range reads (${RANGES} × 1 MiB)`,
+    () =>
+      run(Effect.forEach(Array.from({ length: RANGES }, (_, i) => i), (i) => {
+        const start = Math.floor((i * (size - RANGE)) / RANGES)
+        return Stream.runDrain(storage.readStream("media/bench/upload.bin", { start, end: start + RANGE - 1 }))
+      })),
+    RANGES * RANGE
+  )
+  await row("whole read", () => run(Stream.runDrain(storage.readStream("media/bench/upload.bin"))))
+  const clip = path.join(tmp, `clip-${label}.mp4`)
+  const fd = fs.openSync(clip, "w")
+  for (let i = 0; i < size / CHUNK; i++) fs.writeSync(fd, chunk)
+  fs.closeSync(fd)
+  let sha256 = ""
+  await row("clip write (putFile)", async () => {
+    sha256 = (await run(storage.putFile("clips/bench/clip.mp4", clip))).sha256
+  })
+  // The S3 adapter remembers the hash it took while uploading; a node that did not write the file hashes it once.
+  await row("verify before serving (sha256)", () => run(storage.verify("clips/bench/clip.mp4", sha256)))
+  return rows
+}
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cw-bench-storage-"))
+let store: { readonly process: import("node:child_process").ChildProcess } | undefined
+cleanUpOnSignal(async () => {
+  if (store !== undefined) await stopChild(store.process)
+  fs.rmSync(tmp, { recursive: true, force: true })
+})
+try {
+  const local = await run(Effect.provide(BlobStorage, LocalBlobStorage.layerAt(path.join(tmp, "local"))))
+  const localRows = await benchStore("local", local, tmp)
+  const plain = await startPlain("bench/support/S3rverServer.ts", { S3_DIR: path.join(tmp, "s3rver") })
+  store = plain
+  const s3Rows = await run(
+    Effect.scoped(
+      Effect.flatMap(
+        s3StorageOn({ endpoint: plain.url }, "bench/"),
+        (s3) => Effect.promise(() => benchStore("s3", s3, tmp))
+      )
+    )
+  )
+  const rows = localRows.map((l, i) => {
+    const s = s3Rows[i]!
+    const mbps = (r: Row) => `${fmt(r.bytes / MB / (r.ms / 1000), 1)} MB/s`
+    return [l.op, mbps(l), mbps(s), `${fmt(s.ms / l.ms, 2)}×`, `+${fmt(l.peakMb)} / +${fmt(s.peakMb)} MB`]
+  })
+  process.stdout.write(`\n${size / MB} MB files, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}\n`)
+  process.stdout.write(
+    `${table(["operation", "local", "S3 (s3rver)", "S3 / local time", "peak RSS local / S3"], rows)}\n`
+  )
+} finally {
+  if (store !== undefined) await stopChild(store.process)
+  fs.rmSync(tmp, { recursive: true, force: true })
+}

@@ -1,0 +1,201 @@
+import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3"
+import { Upload } from "@aws-sdk/lib-storage"
+import { NodeStream } from "@effect/platform-node"
+import { Clock, Effect, identity, Option, Stream } from "effect"
+import * as crypto from "node:crypto"
+import * as fs from "node:fs"
+import { pipeline } from "node:stream/promises"
+import { isValidKey } from "../BlobKey.js"
+import type { BlobStorageService, ByteRange } from "../BlobStorage.js"
+import { BlobCorrupt, BlobNotFound, BlobTooLarge } from "../Errors.js"
+import { hashFile, removeQuietly } from "../Files.js"
+import { makeS3Calls, makeVersionMemo } from "./S3Calls.js"
+import { storeDefect } from "./S3Faults.js"
+import { makeTempFiles } from "./TempFiles.js"
+
+export interface S3StoreOptions {
+  readonly client: S3Client
+  readonly bucket: string
+  /** Folder inside the bucket: empty, or ending in `/`. */
+  readonly prefix: string
+  /** A local folder for files on their way in or out (renders' output, copies for ffmpeg). */
+  readonly tempDir: string
+}
+
+/** Parts of a multipart upload: at most `PART_BYTES × QUEUE` of an upload is in memory at once, whatever its size. */
+const PART_BYTES = 8 * 1024 * 1024
+const QUEUE = 2
+
+const validRange = (r: ByteRange) =>
+  Number.isSafeInteger(r.start) && Number.isSafeInteger(r.end) && r.start >= 0 && r.end >= r.start
+
+/**
+ * The blob store as an S3-compatible bucket. An object appears whole or not at all: a single PUT, or a multipart
+ * upload that is only visible once completed (aborted when cut off), so the last writer of a key wins whole.
+ */
+export const makeS3BlobStorage = (options: S3StoreOptions): Effect.Effect<BlobStorageService> =>
+  Effect.gen(function*() {
+    const { bucket: Bucket, client, prefix } = options
+    const temps = yield* makeTempFiles(options.tempDir, yield* Clock.currentTimeMillis)
+    const { call, get, head, objectKey } = makeS3Calls(client, Bucket, prefix)
+
+    // Object versions (ETag, size, sha256) this node has hashed: a video fetched range by range is read through once.
+    const verified = makeVersionMemo()
+
+    const putStream = Effect.fn("BlobStorage.putStream")(function*<E, R>(
+      key: string,
+      stream: Stream.Stream<Uint8Array, E, R>,
+      limits: { readonly maxBytes: number }
+    ) {
+      yield* Effect.annotateCurrentSpan("blob.key", key)
+      const Key = yield* objectKey(key)
+      const hash = crypto.createHash("sha256")
+      let byteSize = 0
+      let refused: Option.Option<E | BlobTooLarge> = Option.none()
+      const counted = stream.pipe(
+        Stream.mapChunksEffect((chunk) => {
+          for (const part of chunk) byteSize += part.length
+          if (byteSize > limits.maxBytes) return Effect.fail(new BlobTooLarge({ key, maxBytes: limits.maxBytes }))
+          for (const part of chunk) hash.update(part)
+          return Effect.succeed(chunk)
+        }),
+        Stream.tapError((e) => Effect.sync(() => (refused = Option.some(e))))
+      )
+      const Body = yield* NodeStream.toReadable(counted)
+      const done = yield* Effect.tryPromise({
+        try: (signal) => {
+          const upload = new Upload({ client, params: { Bucket, Key, Body }, partSize: PART_BYTES, queueSize: QUEUE })
+          signal.addEventListener("abort", () => void upload.abort())
+          return upload.done()
+        },
+        catch: identity
+      }).pipe(
+        Effect.catchAll((e) =>
+          Option.match(refused, { onNone: () => Effect.die(storeDefect(e)), onSome: (e) => Effect.fail(e) })
+        ),
+        Effect.ensuring(Effect.sync(() => Body.destroy()))
+      )
+      const sha256 = hash.digest("hex")
+      if (done.ETag !== undefined) verified.remember(key, `${done.ETag}:${byteSize}:${sha256}`)
+      return { key, byteSize, sha256 }
+    })
+
+    /** Hashed first (a local read is quick), then uploaded straight from the file. */
+    const putFile = Effect.fn("BlobStorage.putFile")(function*(key: string, sourcePath: string) {
+      yield* Effect.annotateCurrentSpan("blob.key", key)
+      const Key = yield* objectKey(key)
+      const { byteSize, sha256 } = yield* Effect.promise(() => hashFile(sourcePath))
+      const done = yield* Effect.acquireUseRelease(
+        Effect.sync(() => fs.createReadStream(sourcePath)),
+        (Body) =>
+          call((signal) => {
+            const params = { Bucket, Key, Body, ContentLength: byteSize }
+            const upload = new Upload({ client, params, partSize: PART_BYTES, queueSize: QUEUE })
+            signal.addEventListener("abort", () => void upload.abort())
+            return upload.done()
+          }),
+        (Body) => Effect.sync(() => Body.destroy())
+      )
+      if (done.ETag !== undefined) verified.remember(key, `${done.ETag}:${byteSize}:${sha256}`)
+      yield* Effect.promise(() => removeQuietly(sourcePath))
+      return { key, byteSize, sha256 }
+    })
+
+    const stat = Effect.fn("BlobStorage.stat")(function*(key: string) {
+      const found = yield* head(key)
+      return found === undefined ? Option.none() : Option.some({ byteSize: found.ContentLength ?? 0 })
+    })
+
+    const remove = Effect.fn("BlobStorage.delete")(function*(key: string) {
+      const Key = yield* objectKey(key)
+      yield* call((abortSignal) => client.send(new DeleteObjectCommand({ Bucket, Key }), { abortSignal }))
+    })
+
+    const readStream = (key: string, range?: ByteRange) =>
+      Stream.unwrapScoped(Effect.gen(function*() {
+        if (range !== undefined && !validRange(range)) return yield* Effect.dieMessage(`Invalid byte range for ${key}.`)
+        const found = yield* get(key, range)
+        if (Option.isNone(found)) return Stream.empty
+        const { body } = found.value
+        yield* Effect.addFinalizer(() => Effect.sync(() => body.destroy()))
+        return NodeStream.fromReadable<unknown, Uint8Array>(() => body, identity).pipe(
+          Stream.catchAll((e) => Stream.die(storeDefect(e)))
+        )
+      })).pipe(Stream.withSpan("BlobStorage.readStream", { attributes: { "blob.key": key } }))
+
+    const verify = Effect.fn("BlobStorage.verify")(function*(key: string, expected: string) {
+      yield* Effect.annotateCurrentSpan("blob.key", key)
+      const sha256 = expected.toLowerCase()
+      const found = yield* head(key)
+      if (found === undefined) return yield* new BlobNotFound({ key })
+      if (verified.get(key) === `${found.ETag}:${found.ContentLength}:${sha256}`) return
+      const actual = yield* Effect.scoped(Effect.gen(function*() {
+        const got = yield* get(key)
+        if (Option.isNone(got)) return yield* new BlobNotFound({ key })
+        const { body, etag } = got.value
+        const hash = crypto.createHash("sha256")
+        let byteSize = 0
+        yield* Effect.tryPromise({
+          try: () =>
+            pipeline(body, async function*(source: AsyncIterable<Buffer>) {
+              for await (const chunk of source) {
+                byteSize += chunk.length
+                hash.update(chunk)
+              }
+            }),
+          catch: identity
+        }).pipe(Effect.catchAll((e) => Effect.die(storeDefect(e))))
+        return { etag, byteSize, sha256: hash.digest("hex") }
+      }))
+      if (actual.sha256 !== sha256) {
+        verified.delete(key)
+        return yield* new BlobCorrupt({ key, expected, actual: actual.sha256 })
+      }
+      verified.remember(key, `${actual.etag}:${actual.byteSize}:${sha256}`)
+    })
+
+    const listWrittenBefore = Effect.fn("BlobStorage.listWrittenBefore")(function*(folder: string, before: number) {
+      const Prefix = `${yield* objectKey(folder)}/`
+      const keys: Array<string> = []
+      let ContinuationToken: string | undefined
+      do {
+        const page = yield* call((abortSignal) =>
+          client.send(new ListObjectsV2Command({ Bucket, Prefix, ContinuationToken }), { abortSignal })
+        )
+        for (const object of page.Contents ?? []) {
+          const key = object.Key?.slice(prefix.length)
+          const written = object.LastModified?.getTime() ?? Number.POSITIVE_INFINITY
+          if (key !== undefined && isValidKey(key) && written < before) keys.push(key)
+        }
+        ContinuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined
+      } while (ContinuationToken !== undefined)
+      return keys
+    })
+
+    /** A scoped local copy: ffmpeg and the drawer read files, and the copy goes when they are done. */
+    const readableFile = (key: string) =>
+      Effect.gen(function*() {
+        const copy = yield* temps.tempPath(temps.suffixOf(key))
+        yield* Effect.scoped(Effect.gen(function*() {
+          const got = yield* get(key)
+          if (Option.isNone(got)) return yield* new BlobNotFound({ key })
+          const { body } = got.value
+          yield* Effect.tryPromise({ try: () => pipeline(body, fs.createWriteStream(copy)), catch: identity }).pipe(
+            Effect.catchAll((e) => Effect.die(storeDefect(e)))
+          )
+        }))
+        return copy
+      })
+
+    return {
+      putFile,
+      putStream,
+      stat,
+      delete: remove,
+      readStream,
+      verify,
+      listWrittenBefore,
+      readableFile,
+      tempPath: temps.tempPath
+    } satisfies BlobStorageService
+  })

@@ -1,0 +1,39 @@
+import { Effect, Layer } from "effect"
+import type { WorkspaceId } from "../../src/domain/Principal.js"
+import { newUlid } from "../../src/domain/Ulid.js"
+import { Identity } from "../../src/identity/Identity.js"
+import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
+import { RenderCapacity } from "../../src/renders/allowance/RenderCapacity.js"
+import type { RenderPackage } from "../../src/renders/RenderJob.js"
+import { RenderRepo } from "../../src/renders/RenderRepo.js"
+import { serviceTestLayer } from "../support/ServiceLayer.js"
+
+/** One node's render slots (two, as the test settings give) over a fresh database: the real claim in PostgreSQL. */
+export const renderSlotsLayer = (label: string) =>
+  Layer.mergeAll(RenderCapacity.layer, Identity.layer).pipe(
+    Layer.provideMerge(Layer.mergeAll(RenderRepo.layer, IdentityRepo.layer)),
+    Layer.provideMerge(serviceTestLayer(label))
+  )
+
+const renderPackage = (headline: string): RenderPackage => ({
+  template: { id: "tpl_3a7c91e04b5d", name: "Market move", variant: "compact", version: "1.0.1" },
+  content: { clipData: { headline } },
+  brand: null,
+  channel: null,
+  options: { outputs: [{ ratio: "9x16", locale: "en" }], priority: false }
+})
+
+/** A render job waiting in the queue (`export` or a pipeline origin), as a workspace's request leaves it. */
+export const queuedRender = (workspaceId: WorkspaceId, origin: string, headline = "Queued") =>
+  Effect.gen(function*() {
+    const id = newUlid()
+    yield* (yield* RenderRepo).insertJob(workspaceId, {
+      id,
+      origin,
+      details: origin,
+      postTitle: null,
+      package: renderPackage(headline),
+      templateName: "Market move"
+    })
+    return id
+  })
