@@ -54,6 +54,9 @@ const root = path.resolve(import.meta.dirname, "../..")
 /** Through tsx a node spends ~5.3 s of CPU starting, compiled ~2.9 s: the suite starts about a hundred. */
 const compiledByDefault = process.env["TEST_NODES_FROM_SOURCES"] !== "true"
 
+/** A loaded 2-core machine (CI's) has taken over 60 s to bring one node up beside other files' nodes. */
+const START_TIMEOUT_MS = 120_000
+
 const waitForHealth = async (url: string, child: ChildProcess, timeoutMs: number, output: () => string) => {
   const deadline = Date.now() + timeoutMs
   while (Date.now() < deadline) {
@@ -138,7 +141,7 @@ const startOnce = async (options: NodeOptions): Promise<TestNode> => {
     await exited
   }
   try {
-    await waitForHealth(url, child, options.startTimeoutMs ?? 60_000, output)
+    await waitForHealth(url, child, options.startTimeoutMs ?? START_TIMEOUT_MS, output)
   } catch (error) {
     child.kill("SIGKILL")
     throw error
