@@ -59,7 +59,7 @@ export const shortProfile: FaultsProfile = {
   },
   warmupMs: 5000,
   baselineMs: 5000,
-  recoveryWindowMs: 120_000,
+  recoveryWindowMs: 180_000,
   retrySchedule: "1s,1s,2s,2s,5s",
   signedClockRate: 120,
   faults: [

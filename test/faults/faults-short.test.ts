@@ -16,5 +16,5 @@ describe("the fault matrix, short profile", () => {
     expect(result.rows.map((row) => row.fault)).toEqual(shortProfile.faults.map((fault) => fault.name))
     expect(result.accepted).toBeGreaterThan(0)
     expect(result.sinkMessages).toBeGreaterThan(0)
-  }, 15 * 60_000)
+  }, 25 * 60_000)
 })
