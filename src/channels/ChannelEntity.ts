@@ -189,7 +189,7 @@ export class RepostJob extends Schema.Class<RepostJob>("Channel/RepostJob")({
 /**
  * One entity per channel id (ULIDs, global), the only writer of its `channels` row and its subscriptions. Of its jobs
  * it takes the steps up to SCHEDULED and the cancel (making their posts and approvals); the event's HandOver entity
- * takes the steps from SCHEDULED on. src/channels/jobs/JobStatusSteps.ts has the steps and who writes which rows.
+ * takes the steps from SCHEDULED on. src/posts/JobStatusSteps.ts has the steps and who writes which rows.
  */
 export const ChannelEntity = Entity.make("Channel", [
   Rpc.make("Create", { payload: CreateChannel, error: Schema.Union(Conflict, NotFound) }),

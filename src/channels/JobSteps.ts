@@ -1,6 +1,7 @@
 import { Context, type Effect } from "effect"
 import type { Conflict, InvalidStateTransition, NotFound } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
+import type { Cancelled, Decided, Queued, Reposted } from "../posts/JobAnswers.js"
 import type {
   CancelJob,
   DecideApproval,
@@ -11,11 +12,6 @@ import type {
   UpdateJob
 } from "./ChannelEntity.js"
 
-interface Queued {
-  readonly ok: true
-  readonly queued: number
-}
-
 /**
  * The job and post steps the channel entity takes for its channel (docs/pipeline.md). The entity is where they run,
  * one message at a time per channel; the steps themselves are the publishing area's. Publishing stands on channels
@@ -25,19 +21,11 @@ interface Queued {
 export class JobSteps extends Context.Tag("clipwright/channels/JobSteps")<JobSteps, {
   readonly start: (payload: StartJob) => Effect.Effect<void, unknown>
   readonly renderEnded: (payload: JobRenderEnded) => Effect.Effect<void, unknown>
-  readonly decide: (payload: DecideApproval) => Effect.Effect<
-    { readonly postIds: ReadonlyArray<string>; readonly state: "APPROVED" | "REJECTED" },
-    NotFound | InvalidStateTransition
-  >
-  readonly cancel: (payload: CancelJob) => Effect.Effect<
-    { readonly ok: true; readonly cancelledPosts: number; readonly renderStopped: boolean },
-    NotFound | Conflict
-  >
+  readonly decide: (payload: DecideApproval) => Effect.Effect<typeof Decided.Type, NotFound | InvalidStateTransition>
+  readonly cancel: (payload: CancelJob) => Effect.Effect<typeof Cancelled.Type, NotFound | Conflict>
   /** Cancels every open job of a deleted channel; answers how many. */
   readonly cancelAllOf: (workspaceId: WorkspaceId, channelId: string) => Effect.Effect<number>
-  readonly update: (payload: UpdateJob) => Effect.Effect<Queued, NotFound | Conflict>
-  readonly remove: (payload: DeleteJob) => Effect.Effect<Queued, NotFound | Conflict>
-  readonly repost: (
-    payload: RepostJob
-  ) => Effect.Effect<{ readonly ok: true; readonly postGroupId: string }, NotFound | Conflict>
+  readonly update: (payload: UpdateJob) => Effect.Effect<typeof Queued.Type, NotFound | Conflict>
+  readonly remove: (payload: DeleteJob) => Effect.Effect<typeof Queued.Type, NotFound | Conflict>
+  readonly repost: (payload: RepostJob) => Effect.Effect<typeof Reposted.Type, NotFound | Conflict>
 }>() {}

@@ -3,7 +3,7 @@ import type { JobStatus } from "./JobStatus.js"
 /**
  * The job state machine: every move a job's status (and its post's state, which is always its job's status) may
  * make, as named steps. docs/pipeline.md ("The steps") has the same table, and
- * test/channels/job-status-steps.test.ts holds the two equal and checks the machine against the statuses (these
+ * test/posts/job-status-steps.test.ts holds the two equal and checks the machine against the statuses (these
  * are the status steps, not the handlers the Channel entity runs). A status write names its step (JobRepo.move,
  * DueRepo.markPublishing, PostOutcomes), which gives both the new status and the statuses it may come from, so a
  * move that is not in this table cannot be written without adding it here.

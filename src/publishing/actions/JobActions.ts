@@ -7,7 +7,7 @@ import { CurrentRequestId } from "../../domain/RequestId.js"
 import { ApprovalsQuery } from "../approvals/ApprovalsQuery.js"
 import type { JobUpdateBody } from "./JobEdit.js"
 
-/** Job actions: each goes to the job's channel entity, which takes its steps (channels/jobs/JobStatusSteps.ts). */
+/** Job actions: each goes to the job's channel entity, which takes its steps (posts/JobStatusSteps.ts). */
 const make = Effect.gen(function*() {
   const query = yield* ApprovalsQuery
   const channel = yield* ChannelEntity.client
