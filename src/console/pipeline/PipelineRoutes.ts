@@ -32,11 +32,13 @@ export const PipelineRoutes = HttpApiBuilder.Router.use((router) =>
 
     yield* router.get(
       "/console/pipeline",
-      signedIn(Effect.map(live, Option.match({ onNone: notUnderstood, onSome: (p) => htmlPage(pipelinePage(p)) })))
+      signedIn(Effect.map(live, (found) =>
+        Option.match(found, { onNone: notUnderstood, onSome: (p) => htmlPage(pipelinePage(p)) })))
     )
     yield* router.get(
       "/console/pipeline/live",
-      signedIn(Effect.map(live, Option.match({ onNone: notUnderstood, onSome: (p) => fragment(PipelineLive(p)) })))
+      signedIn(Effect.map(live, (found) =>
+        Option.match(found, { onNone: notUnderstood, onSome: (p) => fragment(PipelineLive(p)) })))
     )
   })
 )
