@@ -111,7 +111,9 @@ describe("the live pipeline", () => {
       await page.goto(`${node.url}/console/jobs/${jobId}`)
       expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Gold at a record")
       const handOver = page.getByRole("region", { name: "Hand-over" })
-      expect(await handOver.textContent()).toMatch(/post\.publish by webhook.*delivered.*Attempt 1: .*status 200, accepted/s)
+      expect(await handOver.textContent()).toMatch(
+        /post\.publish by webhook.*delivered.*Attempt 1: .*status 200, accepted/s
+      )
       expect(await page.getByRole("region", { name: "Post" }).textContent()).toContain("Published")
       expect(await page.getByRole("button", { name: "Cancel" }).count()).toBe(0)
       expect(await page.getByRole("button", { name: "Repost" }).count()).toBe(1)

@@ -117,7 +117,10 @@ export const jobPage = ({ canAct, entry, notice, now, person, problem, story, ty
             <Fact label="Render" value={job.renderId} />
             <Fact label="State" value={stateText(job.renderState ?? "")} />
             <Fact label="Drawn" value={`${Math.round((job.renderProgress ?? 0) * 100)}%`} />
-            <Fact label="Place in the queue" value={entry.renderPosition === null ? null : String(entry.renderPosition)} />
+            <Fact
+              label="Place in the queue"
+              value={entry.renderPosition === null ? null : String(entry.renderPosition)}
+            />
             <Fact label="Ahead of it" value={entry.renderWait?.reason} />
             <Fact label="Asked for" value={time(job.renderSubmittedAt)} />
             <Fact label="Started" value={time(job.renderStartedAt)} />
@@ -146,8 +149,10 @@ export const jobPage = ({ canAct, entry, notice, now, person, problem, story, ty
       <Section id="h-approval" title="Approval">
         {job.approvalId === null
           ? (
-            <p class="muted" safe>
-              {job.channelApproval === "PER_POST" ? "Asked for once the video is ready." : "Not needed on this channel."}
+            <p class="muted">
+              {job.channelApproval === "PER_POST"
+                ? "Asked for once the video is ready."
+                : "Not needed on this channel."}
             </p>
           )
           : (

@@ -122,12 +122,18 @@ export const JobRoutes = HttpApiBuilder.Router.use((router) =>
         if (Option.isNone(path)) return notFound()
         const id = path.value.id
         const form = yield* Effect.option(HttpServerRequest.schemaBodyUrlParams(UpdateForm))
-        if (Option.isNone(form)) return htmlPage(refusedPage("Not understood", "Send the form from the job's page."), 400)
+        if (Option.isNone(form)) {
+          return htmlPage(refusedPage("Not understood", "Send the form from the job's page."), 400)
+        }
         const typed = form.value
         const body = toUpdateBody(typed)
         if (Either.isLeft(body)) return yield* page(person.workspaceId, id, { typed, problem: body.left, status: 400 })
         if (Object.keys(body.right).length === 0) {
-          return yield* page(person.workspaceId, id, { typed, problem: "Change the title, caption or hashtags.", status: 400 })
+          return yield* page(person.workspaceId, id, {
+            typed,
+            problem: "Change the title, caption or hashtags.",
+            status: 400
+          })
         }
         const request = yield* HttpServerRequest.HttpServerRequest
         return yield* actions.update(person.workspaceId, id, body.right).pipe(

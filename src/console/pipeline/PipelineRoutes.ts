@@ -33,12 +33,18 @@ export const PipelineRoutes = HttpApiBuilder.Router.use((router) =>
     yield* router.get(
       "/console/pipeline",
       signedIn(Effect.map(live, (found) =>
-        Option.match(found, { onNone: notUnderstood, onSome: (p) => htmlPage(pipelinePage(p)) })))
+        Option.match(found, {
+          onNone: notUnderstood,
+          onSome: (p) => htmlPage(pipelinePage(p))
+        })))
     )
     yield* router.get(
       "/console/pipeline/live",
       signedIn(Effect.map(live, (found) =>
-        Option.match(found, { onNone: notUnderstood, onSome: (p) => fragment(PipelineLive(p)) })))
+        Option.match(found, {
+          onNone: notUnderstood,
+          onSome: (p) => fragment(PipelineLive(p))
+        })))
     )
   })
 )

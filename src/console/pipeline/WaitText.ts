@@ -1,5 +1,5 @@
-import type { InFlightEntry } from "../../publishing/pipeline/PipelineInFlight.js"
 import type { PipelineEntry } from "../../publishing/pipeline/PipelineAnswers.js"
+import type { InFlightEntry } from "../../publishing/pipeline/PipelineInFlight.js"
 
 /** An instant to the second, as the console's logs print it. */
 export const secondsText = (iso: string) => `${iso.slice(0, 19).replace("T", " ")} UTC`
@@ -13,9 +13,11 @@ export const durationText = (seconds: number) => {
   return `${Math.floor(s / 86_400)} d ${Math.floor((s % 86_400) / 3600)} h`
 }
 
-type Waiting = Pick<PipelineEntry, "state" | "renderPosition" | "renderWait"> & Partial<
-  Pick<InFlightEntry, "scheduledFor" | "nextAttemptAt">
->
+type Waiting =
+  & Pick<PipelineEntry, "state" | "renderPosition" | "renderWait">
+  & Partial<
+    Pick<InFlightEntry, "scheduledFor" | "nextAttemptAt">
+  >
 
 /** Why a job is where it is, in a sentence: its render's place in the queue, a person, a time or a retry. */
 export const waitText = (job: Waiting, now: number): string => {

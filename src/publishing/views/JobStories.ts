@@ -2,13 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { NotFound } from "../../domain/Errors.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
 import type { JobStatus } from "../../posts/JobStatus.js"
-import {
-  deletableFrom,
-  derivedStatuses,
-  isFrom,
-  repostableFrom,
-  updatableFrom
-} from "../../posts/JobStatusSteps.js"
+import { deletableFrom, derivedStatuses, isFrom, repostableFrom, updatableFrom } from "../../posts/JobStatusSteps.js"
 import { type HandOverRow, JobStoryQuery, type JobStoryRow } from "./JobStoryQuery.js"
 
 const iso = (date: Date | null) => date?.toISOString() ?? null
