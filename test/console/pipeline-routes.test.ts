@@ -63,9 +63,9 @@ describe("/console/pipeline", () => {
     expect(page.html).toMatch(/<span class="n">0<\/span> <span>Rendering<\/span>/)
     expect(page.html).toContain("1 job in flight.")
     expect(page.html).toContain(`href="/console/jobs/${jobId}"`)
-    expect(page.html).toContain("&lt;b&gt;Gold&lt;/b&gt; at a record")
+    expect(page.html).toContain("&lt;b>Gold&lt;/b> at a record")
     expect(page.html).not.toContain("<b>Gold</b>")
-    expect(page.html).toContain("Reels &lt;Berlin&gt;")
+    expect(page.html).toContain("Reels &lt;Berlin>")
     expect(page.html).toMatch(/Scheduled: goes out at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC\./)
     expect(page.html).toContain(`hx-get="/console/pipeline/live?page=1" hx-trigger="every 2000ms"`)
     expect(page.html).not.toMatch(/<script>(?!<\/script>)|<script [^>]*>[^<]/)
@@ -97,7 +97,7 @@ describe("/console/jobs/{id}", () => {
     for (const heading of ["Event", "Render", "Post", "Approval", "Hand-over", "Actions"]) {
       expect(page.html).toContain(`>${heading}</h2>`)
     }
-    expect(page.html).toContain("<h1 class=\"wrap\">&lt;b&gt;Gold&lt;/b&gt; at a record</h1>")
+    expect(page.html).toContain("<h1 class=\"wrap\">&lt;b>Gold&lt;/b> at a record</h1>")
     expect(page.html).toMatch(/<dt>State<\/dt><dd>completed<\/dd>/)
     expect(page.html).toContain("Not needed on this channel.")
     expect(page.html).toContain("Nothing handed over yet.")
