@@ -4,8 +4,9 @@
  * Starts one node (`node dist/src/main.js`) on a fresh database of the local PostgreSQL with an SMTP sink, makes a
  * workspace whose channel asks for approval, renders one real post, then copies it by SQL into --jobs jobs (default
  * 10,000) of which --waiting (500) wait for approval, plus decided ones, failed jobs and dead deliveries. A person
- * signs in by email link; then `/console/approvals` (first and a later page), `/console/approvals?state=ANY` and
- * `/console` are each asked --requests times (300) by --concurrency clients (4), after a warm-up.
+ * signs in by email link; then `/console/approvals` (first and a later page), `/console/approvals?state=ANY`,
+ * `/console`, the live pipeline (`/console/pipeline`, a later page, the block htmx polls, one job's page) and the
+ * deliveries log are each asked --requests times (300) by --concurrency clients (4), after a warm-up.
  * `/health` is asked the same way, as a yardstick of the machine's load. --keep leaves the database for EXPLAIN.
  * Target: p95 <= 100 ms for each page. Not a test: it prints figures next to the target and exits 0.
  */
@@ -87,6 +88,10 @@ try {
     ["/console/approvals (waiting, page 10)", "/console/approvals?state=PENDING&page=10"],
     ["/console/approvals?state=ANY", "/console/approvals?state=ANY"],
     ["/console", "/console"],
+    ["/console/pipeline", "/console/pipeline"],
+    ["/console/pipeline?page=10", "/console/pipeline?page=10"],
+    ["/console/pipeline/live (polled)", "/console/pipeline/live"],
+    ["/console/jobs/{id}", `/console/jobs/${jobId}`],
     ["/console/deliveries", "/console/deliveries"],
     ["/console/deliveries?state=DEAD", "/console/deliveries?state=DEAD"],
     ["/console/deliveries/{id} (dead, 3 attempts)", `/console/deliveries/${deadId}`]

@@ -17,7 +17,9 @@ import { ConsoleRoutes } from "./console/ConsoleRoutes.js"
 import { DeliveryRoutes } from "./console/deliveries/DeliveryRoutes.js"
 import { EventRoutes } from "./console/events/EventRoutes.js"
 import { ExportRoutes } from "./console/exports/ExportRoutes.js"
+import { JobRoutes } from "./console/jobs/JobRoutes.js"
 import { ListRoutes } from "./console/lists/ListRoutes.js"
+import { PipelineRoutes } from "./console/pipeline/PipelineRoutes.js"
 import { WorkspaceRoutes } from "./console/workspace/WorkspaceRoutes.js"
 import { HandOverLive } from "./delivery/handover/HandOverLive.js"
 import { ReceiptsLive } from "./delivery/handover/ReceiptsLive.js"
@@ -88,6 +90,7 @@ const HttpLive = Layer.unwrapEffect(Effect.gen(function*() {
     Layer.provide(ExportRoutes),
     Layer.provide(DeliveryRoutes),
     Layer.provide(Layer.mergeAll(CalendarRoutes, EventRoutes, ListRoutes)),
+    Layer.provide(Layer.merge(PipelineRoutes, JobRoutes)),
     Layer.provide(HttpApiBuilder.middlewareOpenApi({ path: "/v1/openapi.json" })),
     Layer.provide(ErrorEnvelopeLive),
     Layer.provide(HttpApiBuilder.api(ClipwrightApi)),

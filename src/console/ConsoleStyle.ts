@@ -140,4 +140,18 @@ pre.json{background:var(--tint);border:1px solid var(--line);padding:.75rem;max-
 .schedule .hint{margin:.2rem 0;font-size:.9rem}
 .schedule button[type=submit]{margin-top:1rem}
 .field-error{color:var(--danger);font-weight:600;margin:.25rem 0;padding-left:1.2rem}
+/* pipeline and jobs */
+ul.stages{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,9rem),1fr));gap:.5rem;list-style:none;
+  margin:0 0 .5rem;padding:0}
+ul.stages li{border:1px solid var(--line);border-left:4px solid var(--accent);border-radius:.3rem;padding:.3rem .6rem}
+ul.stages li.stage-published{border-left-color:var(--ok)}
+ul.stages li.stage-failed{border-left-color:var(--danger)}
+ul.stages .n{font-weight:700;font-size:1.15rem}
+.badge.stage-approval,.badge.stage-scheduled{border-color:#8a5a00;color:#6b4600}
+.badge.stage-publishing{border-color:var(--ok);color:var(--ok)}
+.job-actions h2,.job-actions h3{margin-top:0}
+.job-action{border-top:1px solid var(--line);padding:.6rem 0}
+.job-action p{margin:0 0 .4rem}
+.job-action.update button{margin-top:.75rem}
+.job-action textarea{font:inherit}
 `

@@ -11,6 +11,7 @@ export interface NavItem {
 /** The console's sections, in the order the navigation shows them; each page area adds its own entry here. */
 export const CONSOLE_NAV: ReadonlyArray<NavItem> = [
   { href: "/console", label: "Home" },
+  { href: "/console/pipeline", label: "Pipeline" },
   { href: "/console/approvals", label: "Approvals" },
   { href: "/console/deliveries", label: "Deliveries" },
   { href: "/console/calendar", label: "Calendar" },

@@ -1,7 +1,8 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
 import { WorkspaceId } from "../../domain/Principal.js"
-import { JobStatus } from "../../posts/JobStatus.js"
+import { JobStatus, stageOf } from "../../posts/JobStatus.js"
+import { derivedStatuses } from "../../posts/JobStatusSteps.js"
 import { RenderJobState } from "../../renders/RenderJob.js"
 import { aheadCounts, renderQueueCte } from "../../renders/RenderQueueOrder.js"
 import { renderDetails } from "../../sql/SourceNames.js"
@@ -9,6 +10,11 @@ import { RecentRenderEntry } from "./PipelineAnswers.js"
 import { CalendarPostRow } from "./PipelineCalendar.js"
 
 const Count = Schema.Number
+
+/** The stored statuses of the stages underway (the derived RENDERING and DOWNLOADING are AWAITING_RENDERING rows). */
+const IN_FLIGHT_STORED = JobStatus.literals.filter((s) =>
+  ["rendering", "approval", "scheduled", "publishing"].includes(stageOf[s]) && !derivedStatuses.includes(s)
+)
 
 /** A job as the pipeline shows it: its derived status, where it goes and what it is about. */
 export const PipelineJobRow = Schema.Struct({
@@ -26,6 +32,8 @@ export const PipelineJobRow = Schema.Struct({
   aheadOtherWorkspaces: Schema.NullOr(Schema.Number),
   aheadOwnPipeline: Schema.NullOr(Schema.Number),
   aheadOwnExports: Schema.NullOr(Schema.Number),
+  scheduledFor: Schema.NullOr(Schema.DateFromSelf),
+  nextAttemptAt: Schema.NullOr(Schema.DateFromSelf),
   createdAt: Schema.DateFromSelf,
   updatedAt: Schema.DateFromSelf
 })
@@ -64,7 +72,7 @@ const make = Effect.gen(function*() {
       ELSE j.status END`
   const withRender = sql`LEFT JOIN render_jobs r ON r.id = j.render_job_id AND r.workspace_id = j.workspace_id`
 
-  const jobRows = (workspaceId: string, where: Statement.Fragment, limit: number) =>
+  const jobRows = (workspaceId: string, where: Statement.Fragment, limit: number, offset = 0) =>
     sql`WITH ${renderQueueCte(sql)}
         SELECT j.id, ${status} AS status, j.template_id, b.name AS brand_name, c.name AS channel_name,
           e.stream_id, e.feed_id, COALESCE(p.title, e.post_title) AS title, j.error, j.created_at, j.updated_at,
@@ -74,7 +82,11 @@ const make = Effect.gen(function*() {
           -- A waiting render's place in the cluster's fair order, and whose renders are before it.
           ahead.other_workspaces + ahead.own_pipeline + ahead.own_exports + 1 AS render_position,
           ahead.other_workspaces AS ahead_other_workspaces, ahead.own_pipeline AS ahead_own_pipeline,
-          ahead.own_exports AS ahead_own_exports
+          ahead.own_exports AS ahead_own_exports, COALESCE(p.scheduled_for, j.scheduled_for) AS scheduled_for,
+          -- A hand-over being retried: when its publish delivery is tried next (the partial index finds the post's).
+          CASE WHEN j.status = 'PUBLISHING' THEN (SELECT min(d.next_attempt_at) FROM delivery_posts dp
+            JOIN deliveries d ON d.id = dp.delivery_id AND d.workspace_id = j.workspace_id
+            WHERE dp.post_id = p.id AND dp.event = 'post.publish' AND d.state = 'RETRYING') END AS next_attempt_at
         FROM jobs j
         JOIN channels c ON c.id = j.channel_id
         JOIN brands b ON b.id = c.brand_id
@@ -84,12 +96,19 @@ const make = Effect.gen(function*() {
         LEFT JOIN LATERAL (${aheadCounts(sql, sql`me.id = r.id`)}) ahead
           ON j.status = 'AWAITING_RENDERING' AND r.state = 'PENDING'
         WHERE j.workspace_id = ${workspaceId} AND ${where}
-        ORDER BY j.created_at DESC, j.id DESC LIMIT ${limit}`
+        ORDER BY j.created_at DESC, j.id DESC LIMIT ${limit} OFFSET ${offset}`
 
   const recentJobs = SqlSchema.findAll({
     Request: Schema.Struct({ workspaceId: WorkspaceId, limit: Schema.Number }),
     Result: PipelineJobRow,
     execute: ({ limit, workspaceId }) => jobRows(workspaceId, sql`true`, limit)
+  })
+
+  const inFlightJobs = SqlSchema.findAll({
+    Request: Schema.Struct({ workspaceId: WorkspaceId, limit: Schema.Number, offset: Schema.Number }),
+    Result: PipelineJobRow,
+    execute: ({ limit, offset, workspaceId }) =>
+      jobRows(workspaceId, sql`j.status IN ${sql.in(IN_FLIGHT_STORED)}`, limit, offset)
   })
 
   const oneJob = SqlSchema.findOne({
@@ -199,6 +218,9 @@ const make = Effect.gen(function*() {
   return {
     /** The newest `limit` jobs of the workspace, newest first. */
     recentJobs: (workspaceId: WorkspaceId, limit: number) => Effect.orDie(recentJobs({ workspaceId, limit })),
+    /** A page of the workspace's jobs still on their way (rendering to publishing), newest first. */
+    inFlightJobs: (workspaceId: WorkspaceId, limit: number, offset: number) =>
+      Effect.orDie(inFlightJobs({ workspaceId, limit, offset })),
     /** One job of the workspace; another workspace's id is not found. */
     findJob: (workspaceId: WorkspaceId, id: string) => Effect.orDie(oneJob({ workspaceId, id })),
     /** Jobs per derived status (statuses without jobs left out). */

@@ -22,6 +22,7 @@ import {
   daysOf,
   windowProblem
 } from "./PipelineCalendar.js"
+import type { InFlightEntry, InFlightPage } from "./PipelineInFlight.js"
 import { type PipelineJobRow, PipelineQuery } from "./PipelineQuery.js"
 
 /** SPEC Limits "Polling": the interval clients of the pipeline are asked to keep. */
@@ -117,6 +118,38 @@ const make = Effect.gen(function*() {
     } satisfies PipelineAnswer
   })
 
+  /**
+   * The console's live pipeline: jobs per status, and a page (from 1) of the jobs still on their way with what they
+   * wait for (their render's turn, a time, a retry). Paged by looking one row ahead.
+   */
+  const inFlight = Effect.fn("PipelineViews.inFlight")(
+    function*(workspaceId: WorkspaceId, page: number, perPage: number) {
+      const now = yield* Clock.currentTimeMillis
+      const [jobRows, rows] = yield* Effect.all([
+        query.jobCounts(workspaceId),
+        query.inFlightJobs(workspaceId, perPage + 1, (page - 1) * perPage)
+      ], { concurrency: "unbounded" })
+      const jobs = yield* Effect.forEach(
+        rows.slice(0, perPage),
+        (row) =>
+          Effect.map(entryOf(row, now), (entry): InFlightEntry => ({
+            ...entry,
+            scheduledFor: row.scheduledFor?.toISOString() ?? null,
+            nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null
+          }))
+      )
+      return {
+        at: new Date(now).toISOString(),
+        pollMs: POLL_MS,
+        counts: statusCountsOf(jobRows),
+        inFlight: jobRows.filter((row) => inFlightStages.has(stageOf[row.status])).reduce((sum, row) => sum + row.n, 0),
+        jobs,
+        page,
+        hasNext: rows.length > perPage
+      } satisfies InFlightPage
+    }
+  )
+
   /** Another workspace's job answers exactly like a missing one. */
   const job = Effect.fn("PipelineViews.job")(function*(workspaceId: WorkspaceId, id: string) {
     const now = yield* Clock.currentTimeMillis
@@ -172,7 +205,7 @@ const make = Effect.gen(function*() {
     } satisfies CalendarAnswer
   })
 
-  return { pipeline, job, overview, calendar }
+  return { pipeline, inFlight, job, overview, calendar }
 })
 
 export class PipelineViews extends Context.Tag("clipwright/jobs/PipelineViews")<
