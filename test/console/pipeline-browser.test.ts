@@ -20,11 +20,18 @@ const SIGN_IN_LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/[A-Za-z0-9_-]+/
 const SHOTS = process.env["UPDATE_SCREENSHOTS"] === "true"
   ? path.resolve(import.meta.dirname, "../../docs/console")
   : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
-const RENDERING_STAGE = ["accepted", "awaiting rendering", "rendering", "downloading"]
+const RENDERING_STAGE = ["accepted", "awaiting rendering", "rendering", "downloading", "scheduled", "publishing"]
+let showInFlight = () => {}
+const shownInFlight = new Promise<void>((resolve) => (showInFlight = resolve))
 
 beforeAll(async () => {
   sink = await startSmtpSink()
-  receiver = await startReceiver()
+  // The first post.publish waits for the page to have shown the job in flight: on a quiet machine a render and its
+  // hand-over can end between two polls, and the row would never be there to see.
+  receiver = await startReceiver(async (call) => {
+    if (call.json?.type === "post.publish") await shownInFlight
+    return { status: 200 }
+  })
   return async () => {
     await browser?.close()
     await receiver.stop()
@@ -92,6 +99,7 @@ describe("the live pipeline", () => {
       const row = page.locator(`tr[data-job="${jobId}"]`)
       await row.waitFor({ timeout: 60_000 })
       expect(await row.textContent()).toContain("Gold at a record")
+      showInFlight()
       fs.mkdirSync(SHOTS, { recursive: true })
       await page.screenshot({ path: path.join(SHOTS, "pipeline.png"), fullPage: true })
       await expectAccessible(page)
