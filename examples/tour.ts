@@ -28,7 +28,8 @@ const port = Number(process.env["PORT"] ?? (await portFor(8080)))
 const receiverPort = Number(process.env["RECEIVER_PORT"] ?? (await portFor(8787)))
 
 let step = 0
-const heading = (title: string) => console.log(`\n${++step}. ${title}`)
+const seconds = () => `${Math.round((Date.now() - began) / 1000)} s`
+const heading = (title: string) => console.log(`\n${++step}. ${title} (at ${seconds()})`)
 const say = (line: string) => console.log(`   ${line}`)
 
 /** What was started, stopped last first: on success, on a failure and on Ctrl-C alike. */
@@ -71,7 +72,7 @@ const tour = async () => {
   say(`sign-in link for ${workspace.ownerEmail} (once, within 15 minutes, while the node runs):`)
   say(link)
 
-  console.log(`\nDone in ${Math.round((Date.now() - began) / 1000)} s. What arrived:`)
+  console.log(`\nDone in ${seconds()}. What arrived:`)
   say(`webhook  ${handover.webhookLine}`)
   say(`email    ${shown(handover.emlFile)}`)
   say(`video    ${shown(path.join(outDir, "clip.mp4"))}`)
@@ -94,4 +95,4 @@ try {
 } finally {
   await stopAll()
 }
-console.log(`Stopped the receiver and the node (${Math.round((Date.now() - began) / 1000)} s in all).`)
+console.log(`Stopped the receiver and the node (${seconds()} in all).`)

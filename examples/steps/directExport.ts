@@ -40,7 +40,9 @@ export const exportClip = async (
   const done = await pollUntil("the export", {
     read: () => api.get<ExportPoll>(`/v1/direct-export/video/${jobId}`),
     done: (poll) => poll.status !== "queued" && poll.status !== "rendering",
-    onEach: (poll) => show(poll.status === "rendering" ? `rendering ${Math.round(poll.progress * 100)}%` : poll.status),
+    // `progress` goes from 0 to 1 as the frames are drawn; shown here in quarters.
+    onEach: (poll) =>
+      show(poll.status === "rendering" ? `rendering ${Math.floor(poll.progress * 4) * 25}%` : poll.status),
     timeoutMs: 120_000
   })
   if (done.status !== "succeeded") throw new Error(`the export ended ${done.status}: ${done.error ?? ""}`)

@@ -82,12 +82,14 @@ export const sendEventAndApprove = async (
   say(`the receiver got: ${webhookLine}`)
 
   // The same post by email: without SMTP_URL the message is DATA_DIR/outbox/<delivery id>.eml.
-  const email = await pollUntil("the hand-over email", {
-    read: () => api.get<{ deliveries: ReadonlyArray<Delivery> }>("/v1/deliveries"),
-    done: ({ deliveries }) => deliveries.some((d) => d.via === "email" && d.postIds.includes(postId) && d.state === "DELIVERED"),
+  const delivery = await pollUntil("the hand-over email", {
+    read: async () =>
+      (await api.get<{ deliveries: ReadonlyArray<Delivery> }>("/v1/deliveries")).deliveries
+        .find((d) => d.via === "email" && d.postIds.includes(postId)),
+    done: (email) => email?.state === "DELIVERED",
     timeoutMs: 90_000
   })
-  const delivery = email.deliveries.find((d) => d.via === "email" && d.postIds.includes(postId))!
+  if (delivery === undefined) throw new Error("no email delivery of the post")
   const emlFile = path.join(outboxOf(dataDir), `${delivery.id}.eml`)
   say(`the email hand-over: ${shown(emlFile)}`)
   return { jobId: job.postGroupId, webhookLine, emlFile }

@@ -58,18 +58,22 @@ export const scheduleAndWatch = async (
   })
   say(`post list Morning: post ${scheduled.id} scheduled for ${scheduledFor}`)
 
+  // `GET /v1/queues` answers every list with its posts; the post's `outcome` counts its jobs, one per channel.
+  const read = async () =>
+    (await api.get<QueuesAnswer>("/v1/queues")).queues
+      .find((q) => q.id === channels.queueId)?.posts.find((p) => p.id === scheduled.id)
   const show = printChanges((line) => say(`  ${line}`))
-  const watched = await pollUntil("the post list's post to go out", {
-    read: () => api.get<QueuesAnswer>("/v1/queues"),
-    done: ({ queues }) => finished(queues.find((q) => q.id === channels.queueId)?.posts.find((p) => p.id === scheduled.id)),
-    onEach: ({ queues }) => {
-      const post = queues.find((q) => q.id === channels.queueId)?.posts.find((p) => p.id === scheduled.id)
+  const post = await pollUntil("the post list's post to go out", {
+    read,
+    done: finished,
+    onEach: (post) => {
       if (post !== undefined) show(progressOf(post))
     },
     timeoutMs: 120_000
   })
-  const post = watched.queues.find((q) => q.id === channels.queueId)!.posts.find((p) => p.id === scheduled.id)!
-  if (post.outcome?.published !== 1) throw new Error(`the post list's post did not go out: ${progressOf(post)}`)
+  if (post?.outcome?.published !== 1) {
+    throw new Error(`the post list's post did not go out: ${post === undefined ? "gone" : progressOf(post)}`)
+  }
   say(`fired at ${post.firedAt}`)
 
   const webhookLine = await receiver.waitForLine(/^post\.publish \S+ channel=Reels /, 60_000)

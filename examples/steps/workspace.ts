@@ -3,7 +3,7 @@
  * workspace's webhook address with the receiver listening on it.
  */
 import { type Api, makeApi } from "../support/api.js"
-import { admin, type NodeSettings, startReceiver, type Started } from "../support/processes.js"
+import { admin, type NodeSettings, type Started, startReceiver } from "../support/processes.js"
 
 export interface Workspace {
   readonly accountId: string
@@ -29,21 +29,23 @@ export const makeWorkspace = async (
   // console and who gets the approval requests and hand-over emails.
   const workspace = await admin(node, ["workspace", "create", "--name", "Acme", "--owner-email", OWNER_EMAIL])
   const accountId = String(workspace["accountId"])
-  // `*` gives the key every permission of the workspace; the key is shown this once.
-  const key = await admin(node, ["key", "create", accountId, "--scopes", "*", "--name", "example"])
+  // `*` gives the key every permission of the workspace; the key is shown this once. The operator also sets where
+  // the workspace's webhooks go; that answer is the signing secret the receiver checks every call with. A loopback
+  // address is accepted only because the node runs with ALLOW_PRIVATE_URLS=true. (The two commands need only the
+  // workspace, so they run side by side.)
+  const hooks = `http://127.0.0.1:${receiverAt.port}/hooks`
+  const [key, webhook] = await Promise.all([
+    admin(node, ["key", "create", accountId, "--scopes", "*", "--name", "example"]),
+    admin(node, ["webhook", "set", accountId, "--url", hooks])
+  ])
   const api = makeApi(node.url, String(key["apiKey"]))
+  const secret = String(webhook["secret"])
   say(`workspace Acme (${accountId}), owner ${OWNER_EMAIL}, API key ${String(key["apiKey"]).slice(0, 10)}…`)
+  say(`webhook ${hooks}, signing secret ${secret.slice(0, 12)}…`)
 
   // A channel wears a brand: there must be one before any channel (else 409 "Make a brand first").
   const { brand } = await api.post<BrandAnswer>("/v1/brands", { name: "Acme" })
   say(`brand ${brand.name} (${brand.id}), default colours and fonts`)
-
-  // The operator sets where the workspace's webhooks go; the answer is the signing secret the receiver checks every
-  // call with. A loopback address is only accepted because the node runs with ALLOW_PRIVATE_URLS=true.
-  const hooks = `http://127.0.0.1:${receiverAt.port}/hooks`
-  const webhook = await admin(node, ["webhook", "set", accountId, "--url", hooks])
-  const secret = String(webhook["secret"])
-  say(`webhook ${hooks}, signing secret ${secret.slice(0, 12)}…`)
 
   // The shipped reference receiver (`npx clipwright receiver`): verifies signature, timestamp and replays, prints
   // one line per post and answers made-up receipts. Your own receiver uses `verifyWebhook` from clipwright/receiver.

@@ -89,7 +89,13 @@ export const startNode = async (settings: NodeSettings): Promise<Started & { rea
     ["--max-semi-space-size=64", "--max-old-space-size=384", "dist/src/main.js"],
     {
       cwd: projectDir,
-      env: { ...env, PORT: String(settings.port), HOST: "127.0.0.1", DATA_DIR: settings.dataDir, ALLOW_PRIVATE_URLS: "true" },
+      env: {
+        ...env,
+        PORT: String(settings.port),
+        HOST: "127.0.0.1",
+        DATA_DIR: settings.dataDir,
+        ALLOW_PRIVATE_URLS: "true"
+      },
       stdio: ["ignore", "pipe", "pipe"]
     }
   )
@@ -129,7 +135,10 @@ export const admin = (node: NodeSettings, args: ReadonlyArray<string>): Promise<
     execFile(
       process.execPath,
       [cli, "admin", ...args],
-      { cwd: projectDir, env: { ...envWithout("CLIPWRIGHT_URL", "ADMIN_TOKEN"), PORT: String(node.port), DATA_DIR: node.dataDir } },
+      {
+        cwd: projectDir,
+        env: { ...envWithout("CLIPWRIGHT_URL", "ADMIN_TOKEN"), PORT: String(node.port), DATA_DIR: node.dataDir }
+      },
       (error, stdout, stderr) => {
         if (error !== null) reject(new Error(`clipwright admin ${args.join(" ")} failed:\n${stderr}`))
         else resolve(JSON.parse(stdout) as Record<string, unknown>)
