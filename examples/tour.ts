@@ -37,7 +37,11 @@ const running: Array<() => Promise<void>> = []
 const stopAll = async () => {
   for (const stop of running.splice(0).reverse()) await stop()
 }
-process.once("SIGINT", () => void stopAll().then(() => process.exit(130)))
+/** Ctrl-C ends a `--keep` run where it waits; any other run it interrupts (what was started is stopped all the same). */
+let endKeeping: (() => void) | undefined
+const interrupted = new Promise<never>((_, reject) =>
+  process.once("SIGINT", () => endKeeping !== undefined ? endKeeping() : reject(new Error("interrupted by Ctrl-C")))
+)
 
 const tour = async () => {
   // A fresh data folder each run, so the example's database starts empty; it stays after the run to be looked at.
@@ -78,7 +82,7 @@ const tour = async () => {
   say(`video    ${shown(path.join(outDir, "clip.mp4"))}`)
   if (keep) {
     console.log("\nThe node and the receiver keep running: press Ctrl-C to stop them.")
-    await new Promise(() => {})
+    return new Promise<void>((resolve) => (endKeeping = resolve))
   }
   console.log(
     `\nTo look around later: DATA_DIR=${shown(dataDir)} PORT=${port} npm start, then open the link above ` +
@@ -86,8 +90,11 @@ const tour = async () => {
   )
 }
 
+const touring = tour()
+// Once Ctrl-C interrupted it, the tour's own failure (a call to the stopped node) tells nothing more.
+touring.catch(() => undefined)
 try {
-  await tour()
+  await Promise.race([touring, interrupted])
 } catch (error) {
   console.error(`\nThe example stopped: ${error instanceof Error ? error.message : String(error)}`)
   console.error(`The node's log is ${shown(path.join(outDir, "node.log"))}.`)
