@@ -22,8 +22,7 @@ export const OWNER_EMAIL = "ops@acme.example"
 export const makeWorkspace = async (
   node: NodeSettings & { readonly url: string },
   receiverAt: { readonly port: number; readonly logFile: string },
-  say: (line: string) => void,
-  onStarted: (receiver: Started) => void
+  say: (line: string) => void
 ): Promise<Workspace> => {
   // The operator CLI (`npx clipwright admin …`) prints each answer as JSON. The owner is who signs in to the
   // console and who gets the approval requests and hand-over emails.
@@ -50,7 +49,6 @@ export const makeWorkspace = async (
   // The shipped reference receiver (`npx clipwright receiver`): verifies signature, timestamp and replays, prints
   // one line per post and answers made-up receipts. Your own receiver uses `verifyWebhook` from clipwright/receiver.
   const receiver = await startReceiver(secret, receiverAt.port, receiverAt.logFile)
-  onStarted(receiver)
   say(`receiver ${(await receiver.waitForLine(/^listening on /, 0)).slice("listening on ".length)}`)
   return { accountId, ownerEmail: OWNER_EMAIL, api, brandId: brand.id, receiver }
 }

@@ -37,6 +37,14 @@ export interface Started {
   readonly stop: () => Promise<void>
 }
 
+/** Every program started and not yet stopped, in the order they started. */
+const live = new Set<Started>()
+
+/** Stops every program the example started, the last started first: after a success, a failure or Ctrl-C alike. */
+export const stopAll = async () => {
+  for (const program of [...live].reverse()) await program.stop()
+}
+
 const started = (name: string, child: ChildProcess, logFile: string): Started => {
   let output = ""
   const log = fs.createWriteStream(logFile)
@@ -52,7 +60,7 @@ const started = (name: string, child: ChildProcess, logFile: string): Started =>
     for (;;) {
       const line = output.split("\n").find((l) => test.test(l))
       if (line !== undefined) return line
-      if (child.exitCode !== null) throw new Error(`${name} exited (${child.exitCode}); see ${logFile}`)
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited; see ${logFile}`)
       if (Date.now() > deadline) throw new Error(`${name} printed no line like ${test} in ${timeoutMs} ms`)
       await new Promise((r) => setTimeout(r, 100))
     }
@@ -66,8 +74,12 @@ const started = (name: string, child: ChildProcess, logFile: string): Started =>
       clearTimeout(timer)
     }
     await new Promise((r) => log.end(r))
+    live.delete(program)
   }
-  return { output: () => output, waitForLine, stop }
+  const program = { output: () => output, waitForLine, stop }
+  // Known from the moment it is spawned, so that an interruption while it starts stops it too.
+  live.add(program)
+  return program
 }
 
 export interface NodeSettings {
