@@ -16,7 +16,8 @@
 //                         another area's repositories (*Repo.ts, *Query.ts), handlers (*Http.ts) and entity
 //                         behaviours (*EntityLive.ts)
 //   src/Api.ts            areas' *Api.ts contracts, http, domain
-//   src/cli/**            src/Api.ts, areas' *Api.ts contracts, http, domain, receiver, itself
+//   src/cli/**            src/Api.ts, areas' *Api.ts contracts, http, domain, receiver, client, itself
+//   src/client/**         src/Api.ts, domain, itself (the typed client exported as `clipwright/client`)
 //   src/delivery/receiver/**  domain, itself (the shipped webhook receiver, a client-side tool like cli; it is
 //                         exported as `clipwright/receiver`)
 //   src/Server.ts, src/main.ts, cluster/**  the composition root: anything
@@ -39,7 +40,7 @@ const root = import.meta.dirname
 const abs = (glob) => path.join(root, glob)
 
 // Folders directly under src/ that are not areas. Every other folder there is an area, present or future.
-const infrastructure = ["domain", "http", "drawing", "storage", "sql", "observability", "cli"]
+const infrastructure = ["domain", "http", "drawing", "storage", "sql", "observability", "cli", "client"]
 const areaGlob = `src/!(${infrastructure.join("|")})/**/*`
 const areas = fs
   .readdirSync(path.join(root, "src"), { withFileTypes: true })
@@ -58,6 +59,7 @@ const kinds = {
   sql: "src/sql/**/*",
   observability: "src/observability/**/*",
   cli: "src/cli/**/*",
+  client: "src/client/**/*",
   receiver: "src/delivery/receiver/**/*",
   migrations: "migrations/**/*",
   areas: areaGlob,
@@ -97,8 +99,13 @@ const architectureZones = [
   ),
   allowOnly(
     kinds.cli,
-    [kinds.cli, kinds.api, kinds.areaContracts, kinds.http, kinds.domain, kinds.receiver],
-    "src/cli/ may import src/Api.ts, the areas' *Api.ts contracts, http, domain and receiver."
+    [kinds.cli, kinds.api, kinds.areaContracts, kinds.http, kinds.domain, kinds.receiver, kinds.client],
+    "src/cli/ may import src/Api.ts, the areas' *Api.ts contracts, http, domain, receiver and client."
+  ),
+  allowOnly(
+    kinds.client,
+    [kinds.client, kinds.api, kinds.domain],
+    "src/client/ (shipped to integrators as clipwright/client) may import only src/Api.ts, domain and itself."
   ),
   allowOnly(kinds.receiver, [kinds.receiver, kinds.domain], "src/delivery/receiver/ may import only domain and itself."),
   allowOnly(
@@ -132,7 +139,8 @@ const architectureZones = [
 ]
 
 export default defineConfig([
-  globalIgnores(["dist/", "node_modules/", "data/", "coverage/"]),
+  // src/client/OpenApiTypes.ts is openapi-typescript's output, checked against the document by its own test.
+  globalIgnores(["dist/", "node_modules/", "data/", "coverage/", "src/client/OpenApiTypes.ts"]),
 
   {
     files: ["**/*.{js,mjs,cjs,ts,mts,cts,tsx}"],

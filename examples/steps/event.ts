@@ -4,26 +4,10 @@
  */
 import * as path from "node:path"
 import { ulid } from "ulid"
-import { type Api, pollUntil, printChanges } from "../support/api.js"
+import { type Api, ok, pollUntil, printChanges } from "../support/api.js"
 import { outboxOf, shown } from "../support/outbox.js"
 import type { Started } from "../support/processes.js"
 import type { Channels } from "./channels.js"
-
-interface IngestAnswer {
-  readonly status: "accepted" | "no_match" | "unmapped" | "duplicate"
-  readonly matched: ReadonlyArray<{ readonly channelName: string; readonly postGroupId: string }>
-}
-
-interface JobAnswer {
-  readonly job: { readonly state: string; readonly error: string | null }
-}
-
-interface Delivery {
-  readonly id: string
-  readonly via: "webhook" | "email"
-  readonly state: string
-  readonly postIds: ReadonlyArray<string>
-}
 
 export interface Handover {
   readonly jobId: string
@@ -43,12 +27,14 @@ export const sendEventAndApprove = async (
 ): Promise<Handover> => {
   // `eventId` is a ULID of your choosing and the event's idempotency key: sent twice, it is stored once (the second
   // answer is `duplicate`). The answer names one job (`postGroupId`) per channel listening to the stream.
-  const sent = await api.post<IngestAnswer>("/v1/stream", {
-    streamId: channels.streamId,
-    eventId: ulid(),
-    occurredAt: new Date().toISOString(),
-    data: { title: "Gold climbs to a record" }
-  })
+  const sent = await ok(api.POST("/v1/stream", {
+    body: {
+      streamId: channels.streamId,
+      eventId: ulid(),
+      occurredAt: new Date().toISOString(),
+      data: { title: "Gold climbs to a record" }
+    }
+  }))
   const job = sent.matched.find((m) => m.channelName === "Shorts")
   if (sent.status !== "accepted" || job === undefined) throw new Error(`the event was not taken: ${sent.status}`)
   say(`event sent: ${sent.status}, job ${job.postGroupId} for ${job.channelName}`)
@@ -57,7 +43,7 @@ export const sendEventAndApprove = async (
   const since = Date.now()
   const show = printChanges((state) => say(`  ${state} (${((Date.now() - since) / 1000).toFixed(1)} s)`))
   const watched = await pollUntil("the job to wait for approval", {
-    read: () => api.get<JobAnswer>(`/v1/pipeline/${job.postGroupId}`),
+    read: () => ok(api.GET("/v1/pipeline/{id}", { params: { path: { id: job.postGroupId } } })),
     done: ({ job }) => settled(job.state),
     onEach: ({ job }) => show(job.state),
     timeoutMs: 120_000
@@ -65,15 +51,13 @@ export const sendEventAndApprove = async (
   if (watched.job.state !== "AWAITING_APPROVAL") throw new Error(`the job ended ${watched.job.state}`)
 
   // A person approves in the console; a key with `approvals:write` may too. Approval releases the post at once.
-  const { approvals } = await api.get<{ approvals: ReadonlyArray<{ id: string; postGroupId: string }> }>(
-    "/v1/approvals?state=PENDING"
-  )
+  const { approvals } = await ok(api.GET("/v1/approvals", { params: { query: { state: "PENDING" } } }))
   const approval = approvals.find((a) => a.postGroupId === job.postGroupId)
   if (approval === undefined) throw new Error("no pending approval for the job")
-  const decided = await api.post<{ postIds: ReadonlyArray<string> }>(`/v1/approvals/${approval.id}`, {
-    state: "APPROVED",
-    note: "Looks good"
-  })
+  const decided = await ok(api.POST("/v1/approvals/{id}", {
+    params: { path: { id: approval.id } },
+    body: { state: "APPROVED", note: "Looks good" }
+  }))
   const postId = decided.postIds[0] ?? ""
   say(`approved post ${postId}`)
 
@@ -84,7 +68,7 @@ export const sendEventAndApprove = async (
   // The same post by email: without SMTP_URL the message is DATA_DIR/outbox/<delivery id>.eml.
   const delivery = await pollUntil("the hand-over email", {
     read: async () =>
-      (await api.get<{ deliveries: ReadonlyArray<Delivery> }>("/v1/deliveries")).deliveries
+      (await ok(api.GET("/v1/deliveries"))).deliveries
         .find((d) => d.via === "email" && d.postIds.includes(postId)),
     done: (email) => email?.state === "DELIVERED",
     timeoutMs: 90_000

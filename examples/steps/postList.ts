@@ -2,29 +2,16 @@
  * A post written ahead into the post list Morning: it fires at its time to the Reels channel, is drawn and handed
  * over with nobody's help.
  */
-import { type Api, pollUntil, printChanges } from "../support/api.js"
+import { type Api, ok, pollUntil, printChanges } from "../support/api.js"
 import type { Started } from "../support/processes.js"
 import { type Channels, TEMPLATE_ID } from "./channels.js"
 
-interface Outcome {
-  readonly rendering: number
-  readonly rendered: number
-  readonly renderFailed: number
-  readonly published: number
-  readonly publishFailed: number
-}
+// `GET /v1/queues` answers every list with its posts; the post's `outcome` counts its jobs, one per channel.
+const readPost = async (api: Api, queueId: string, postId: string) =>
+  (await ok(api.GET("/v1/queues"))).queues.find((q) => q.id === queueId)?.posts.find((p) => p.id === postId)
 
-interface ScheduledPost {
-  readonly id: string
-  readonly state: "SCHEDULED" | "FIRED" | "FAILED"
-  readonly scheduledFor: string
-  readonly firedAt: string | null
-  readonly outcome: Outcome | null
-}
-
-interface QueuesAnswer {
-  readonly queues: ReadonlyArray<{ readonly id: string; readonly posts: ReadonlyArray<ScheduledPost> }>
-}
+/** A post of a post list, typed as the client answers it. */
+type ScheduledPost = NonNullable<Awaited<ReturnType<typeof readPost>>>
 
 const progressOf = (post: ScheduledPost) =>
   post.outcome === null
@@ -33,7 +20,7 @@ const progressOf = (post: ScheduledPost) =>
 
 const finished = (post: ScheduledPost | undefined) =>
   post !== undefined &&
-  (post.state === "FAILED" ||
+  (post.state === "CANCELLED" ||
     (post.outcome !== null &&
       post.outcome.published + post.outcome.renderFailed + post.outcome.publishFailed > 0))
 
@@ -46,25 +33,24 @@ export const scheduleAndWatch = async (
   // A post list's post is the template's document itself (no field map). It fires a few seconds from now; a time
   // more than a minute in the past is refused.
   const scheduledFor = new Date(Date.now() + 5_000).toISOString()
-  const { package: scheduled } = await api.post<{ package: ScheduledPost }>(`/v1/queues/${channels.queueId}/packages`, {
-    title: "Gold",
-    templateId: TEMPLATE_ID,
-    templateVariant: "compact",
-    scheduledFor,
-    data: {
-      clipData: { headline: "Gold at a record, again" },
-      metaData: { captionMedium: "Gold at a record." }
+  const { package: scheduled } = await ok(api.POST("/v1/queues/{id}/packages", {
+    params: { path: { id: channels.queueId } },
+    body: {
+      title: "Gold",
+      templateId: TEMPLATE_ID,
+      templateVariant: "compact",
+      scheduledFor,
+      data: {
+        clipData: { headline: "Gold at a record, again" },
+        metaData: { captionMedium: "Gold at a record." }
+      }
     }
-  })
+  }))
   say(`post list Morning: post ${scheduled.id} scheduled for ${scheduledFor}`)
 
-  // `GET /v1/queues` answers every list with its posts; the post's `outcome` counts its jobs, one per channel.
-  const read = async () =>
-    (await api.get<QueuesAnswer>("/v1/queues")).queues
-      .find((q) => q.id === channels.queueId)?.posts.find((p) => p.id === scheduled.id)
   const show = printChanges((line) => say(`  ${line}`))
   const post = await pollUntil("the post list's post to go out", {
-    read,
+    read: () => readPost(api, channels.queueId, scheduled.id),
     done: finished,
     onEach: (post) => {
       if (post !== undefined) show(progressOf(post))

@@ -2,7 +2,7 @@
  * The operator's part and the first call with a key: a workspace with its owner, an API key, a brand, and the
  * workspace's webhook address with the receiver listening on it.
  */
-import { type Api, makeApi } from "../support/api.js"
+import { type Api, makeApi, ok } from "../support/api.js"
 import { admin, type NodeSettings, type Started, startReceiver } from "../support/processes.js"
 
 export interface Workspace {
@@ -11,10 +11,6 @@ export interface Workspace {
   readonly api: Api
   readonly brandId: string
   readonly receiver: Started
-}
-
-interface BrandAnswer {
-  readonly brand: { readonly id: string; readonly name: string }
 }
 
 export const OWNER_EMAIL = "ops@acme.example"
@@ -43,7 +39,7 @@ export const makeWorkspace = async (
   say(`webhook ${hooks}, signing secret ${secret.slice(0, 12)}…`)
 
   // A channel wears a brand: there must be one before any channel (else 409 "Make a brand first").
-  const { brand } = await api.post<BrandAnswer>("/v1/brands", { name: "Acme" })
+  const { brand } = await ok(api.POST("/v1/brands", { body: { name: "Acme" } }))
   say(`brand ${brand.name} (${brand.id}), default colours and fonts`)
 
   // The shipped reference receiver (`npx clipwright receiver`): verifies signature, timestamp and replays, prints

@@ -1,48 +1,41 @@
 /**
- * A few lines of `fetch` around clipwright's HTTP API, as an integrator writes them: every call carries the API key,
- * bodies are JSON, and an answer outside 2xx is thrown with the node's error envelope
- * (`{ error: { code, message, details } }`, docs/integrating.md "Errors and retries").
+ * clipwright's HTTP API as an integrator calls it: the typed `fetch` client of `clipwright/client` (docs/client.md),
+ * whose paths, bodies and answers are typed from the OpenAPI document, with the workspace's API key on every call.
+ * `ok` turns an answer outside 2xx into a thrown error carrying the node's envelope
+ * (`{ error: { code, message, requestId, details } }`, docs/integrating.md "Errors and retries").
  */
+import { type ClipwrightClient, createClipwrightClient, type ErrorEnvelope } from "clipwright/client"
 import * as fs from "node:fs"
+
+export type Api = ClipwrightClient
+
+export const makeApi = (baseUrl: string, apiKey: string): Api => createClipwrightClient({ baseUrl, apiKey })
 
 export class ApiError extends Error {
   override readonly name = "ApiError"
-  constructor(readonly status: number, readonly route: string, readonly body: string) {
-    super(`${route} answered ${status}: ${body}`)
+  constructor(readonly status: number, readonly route: string, readonly envelope: ErrorEnvelope | undefined) {
+    super(`${route} answered ${status}: ${JSON.stringify(envelope)}`)
   }
 }
 
-export interface Api {
-  readonly get: <A>(route: string) => Promise<A>
-  readonly post: <A>(route: string, body?: unknown) => Promise<A>
-  /** Saves the answer's bytes (a video, a zip) to a file; answers the file's size. */
-  readonly download: (route: string, file: string) => Promise<number>
+/** The answer's data; an answer outside 2xx (or one without a body) is thrown as an `ApiError`. */
+export const ok = async <A>(
+  call: Promise<{ readonly data?: A; readonly error?: ErrorEnvelope; readonly response: Response }>
+): Promise<A> => {
+  const { data, error, response } = await call
+  if (!response.ok || data === undefined) {
+    throw new ApiError(response.status, `${new URL(response.url).pathname}`, error)
+  }
+  return data
 }
 
-export const makeApi = (baseUrl: string, apiKey: string): Api => {
-  const send = async (method: string, route: string, body?: unknown) => {
-    const response = await fetch(`${baseUrl}${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${apiKey}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" })
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) })
-    })
-    if (!response.ok) throw new ApiError(response.status, `${method} ${route}`, await response.text())
-    return response
-  }
-  // The answer is taken to have the shape docs/api.md gives the route: plain `fetch` checks nothing of it.
-  const json = async <A>(response: Response): Promise<A> => (await response.json()) as A
-  return {
-    get: async (route) => json(await send("GET", route)),
-    post: async (route, body) => json(await send("POST", route, body)),
-    download: async (route, file) => {
-      const bytes = Buffer.from(await (await send("GET", route)).arrayBuffer())
-      fs.writeFileSync(file, bytes)
-      return bytes.length
-    }
-  }
+/** Saves the answer's bytes (a video, a zip) to a file; answers the file's size. */
+export const saveTo = async (call: Promise<{ readonly response: Response }>, file: string): Promise<number> => {
+  const { response } = await call
+  if (!response.ok) throw new ApiError(response.status, new URL(response.url).pathname, undefined)
+  const bytes = Buffer.from(await response.arrayBuffer())
+  fs.writeFileSync(file, bytes)
+  return bytes.length
 }
 
 /**

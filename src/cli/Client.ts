@@ -1,13 +1,7 @@
-import {
-  FetchHttpClient,
-  HttpApi,
-  HttpApiClient,
-  type HttpApiGroup,
-  HttpClient,
-  HttpClientRequest
-} from "@effect/platform"
+import { FetchHttpClient, HttpApi, type HttpApiGroup, HttpClient } from "@effect/platform"
 import { type Effect, Layer, Option, Record, Schema, SchemaAST } from "effect"
 import { ClipwrightApi } from "../Api.js"
+import { effectClientOf } from "../client/EffectClient.js"
 
 /**
  * The contract with each request body's checks left to the node, so that a value it refuses (an empty name, a limit
@@ -36,21 +30,18 @@ const checkedByNode = <Id extends string, Groups extends HttpApiGroup.HttpApiGro
   return Object.assign(Object.create(api), { groups })
 }
 
-const NodeApi = checkedByNode(ClipwrightApi)
+const nodeClient = effectClientOf(checkedByNode(ClipwrightApi))
 
 /**
- * The contract's client for one node. Any answer outside 2xx fails as a `ResponseError` that still holds the
- * response, so the node's error envelope can be printed as sent.
+ * The contract's client for one node (the one `clipwright/client/effect` exports, over `NodeApi`). Any answer outside
+ * 2xx fails as a `ResponseError` that still holds the response, so the node's error envelope can be printed as sent.
  */
 export const makeClient = (baseUrl: string, token: string | undefined) =>
-  HttpApiClient.make(NodeApi, {
+  nodeClient({
     baseUrl,
+    apiKey: token,
     transformClient: (client) =>
       client.pipe(
-        HttpClient.mapRequest(HttpClientRequest.acceptJson),
-        HttpClient.mapRequest((request) =>
-          token === undefined ? request : HttpClientRequest.bearerToken(request, token)
-        ),
         HttpClient.filterStatusOk,
         // Nothing exports the CLI's spans; a traceparent would tie the node's request to a trace nobody can see.
         HttpClient.withTracerPropagation(false)
