@@ -21,9 +21,6 @@ const pathPattern = new RegExp(`(?<![\\w./@-])((?:${folders.join("|")})/[\\w./-]
 // A file name with no folder, quoted as code, as in "`ExportHttp.ts` → `Exports.ts`" (not a role like `*Repo.ts`).
 const namePattern = /`([A-Za-z][\w-]*\.(?:ts|mjs|js))`/g
 
-// Written beside the guides (issue 28's typed client); linked before it lands.
-const notYet = new Set(["docs/client.md"])
-
 const skip = new Set(["node_modules", "dist", "data", ".git", "coverage"])
 const names = new Set<string>()
 const walk = (dir: string): void => {
@@ -49,7 +46,7 @@ describe("paths named in the docs", () => {
   it.each(docs)("every repository path in %s exists", (doc) => {
     const paths = named(doc, pathPattern)
     expect(paths.length).toBeGreaterThan(0)
-    expect(paths.filter((p) => !notYet.has(p) && !fs.existsSync(path.join(root, p)))).toEqual([])
+    expect(paths.filter((p) => !fs.existsSync(path.join(root, p)))).toEqual([])
   })
 
   it.each(docs)("every bare file name in %s is a file of the repository", (doc) => {
