@@ -75,7 +75,7 @@ export const AttentionList = ({ attention }: { readonly attention: Attention }) 
         ))}
       </ul>
       <p>
-        <a href="/console/pipeline" safe>{`All ${attention.failedJobs} failed jobs in the pipeline`}</a>
+        <a href="/console/pipeline">The pipeline</a>, every stage with its jobs
       </p>
     </Section>
   </>
