@@ -19,6 +19,8 @@ interface Operation {
   readonly tags?: ReadonlyArray<string>
   readonly deprecated?: boolean
   readonly security?: ReadonlyArray<Record<string, unknown>>
+  /** Set where only the signed-in owner's session is let through (every API key answers 403). */
+  readonly "x-owner-session-only"?: boolean
   readonly parameters?: ReadonlyArray<Parameter>
   readonly requestBody?: { readonly content?: Record<string, { readonly schema?: Schema }> }
   readonly responses?: Record<
@@ -40,17 +42,31 @@ const anchor = (text: string) => text.toLowerCase().replace(/[^\w\- ]/g, "").tri
 
 const shellVariable = (name: string) => `$${name.replace(/([a-z])([A-Z])/g, "$1_$2").toUpperCase()}`
 
+/** The session cookie the console sets at sign-in (CONTRACT "Session"). */
+const SESSION_COOKIE = "clipwright_session"
+
+/** What a route takes as credential, and the header its example call sends. */
 const credential = (path: string, op: Operation): { readonly text: string; readonly header: string | undefined } => {
   if (path.startsWith("/admin/")) {
-    return { text: "the admin token (`Authorization: Bearer $ADMIN_TOKEN`)", header: "$ADMIN_TOKEN" }
+    return {
+      text: "the admin token (`Authorization: Bearer $ADMIN_TOKEN`)",
+      header: `authorization: Bearer $ADMIN_TOKEN`
+    }
   }
   const schemes = (op.security ?? []).flatMap((s) => Object.keys(s))
   if (schemes.length === 0) return { text: "none", header: undefined }
+  if (op["x-owner-session-only"] === true) {
+    return {
+      text: `the signed-in owner's console session (the \`${SESSION_COOKIE}\` cookie \`/console/sign-in\` sets, ` +
+        "`$SESSION` below); every API key is answered 403 `forbidden`",
+      header: `cookie: ${SESSION_COOKIE}=$SESSION`
+    }
+  }
   return {
     text: schemes.includes("session")
       ? "an API key (`Authorization: Bearer $KEY`) or a person's console session"
       : "an API key (`Authorization: Bearer $KEY`)",
-    header: "$KEY"
+    header: "authorization: Bearer $KEY"
   }
 }
 
@@ -81,7 +97,7 @@ const exampleCall = (method: string, path: string, op: Operation, document: Open
   const search = required.length === 0 ? "" : `?${required.map((p) => `${p.name}=…`).join("&")}`
   const parts = [`curl -s${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "localhost:8080${url}${search}"`]
   const { header } = credential(path, op)
-  if (header !== undefined) parts.push(`-H "authorization: Bearer ${header}"`)
+  if (header !== undefined) parts.push(`-H "${header}"`)
   const type = bodyType(op)
   if (type === "application/json") {
     const schema = op.requestBody?.content?.[type]?.schema
@@ -177,7 +193,8 @@ export const apiReference = (document: OpenApiDocument): string => {
     "Every node serves this reference interactively at `/docs` (for example http://localhost:8080/docs) and the",
     "OpenAPI document itself at `/v1/openapi.json`; this page is written from the same document. `npm run lint:openapi`",
     "lints the document with `@redocly/cli lint` (recommended rules, warnings as errors, `redocly.yaml`); `npm test`",
-    "runs it. The examples are made from the schemas: `$KEY` is an API key, `$ADMIN_TOKEN` the admin token, and an",
+    "runs it. The examples are made from the schemas: `$KEY` is an API key, `$ADMIN_TOKEN` the admin token, `$SESSION`",
+    "the value of a signed-in person's `clipwright_session` cookie (the owner-only routes take nothing else), and an",
     "upper-case variable stands for the path parameter of that name. What the error codes mean, and when to retry, is",
     "in [docs/integrating.md](integrating.md#errors-and-retries).",
     "",

@@ -73,7 +73,7 @@ const permissionText = (requirement: Requirement): string => {
 
 /**
  * Each bearer-secured `/v1` operation states the permission it needs, from the table the security middleware checks
- * (`x-permission` for tools, a line of the description for readers), so the reference cannot drift from the checks.
+ * (`x-permission`, or `x-owner-session-only`, for tools; a line of the description for readers), so the reference cannot drift from the checks.
  */
 const documentPermissions = (spec: Spec): Spec => {
   for (const [path, operations] of Object.entries<Spec>(spec["paths"] ?? {})) {
@@ -82,6 +82,8 @@ const documentPermissions = (spec: Spec): Spec => {
       if (!Array.isArray(operation?.["security"]) || operation["security"].length === 0) continue
       const requirement = requirementFor(method.toUpperCase(), path)
       if (requirement._tag === "Permission") operation["x-permission"] = requirement.permission
+      // Tools (and docs/api.md's examples) learn from it that only the owner's session cookie is let through.
+      if (requirement._tag === "OwnerOnly") operation["x-owner-session-only"] = true
       const line = `**Permission:** ${permissionText(requirement)}`
       operation["description"] = operation["description"] === undefined
         ? line

@@ -3,7 +3,9 @@ import { admin, call } from "../support/Client.js"
 import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
 import { png } from "../support/MediaFiles.js"
 import { startNode, type TestNode } from "../support/Node.js"
+import { fillPath, isIdLike, operationsOf } from "../support/OpenApiOperations.js"
 import { formPost, SESSION_COOKIE, setCookie, signInLink, signInOverHttp, withSession } from "../support/People.js"
+import { MARKET } from "../support/Routes.js"
 import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
 let db: TestDatabase
@@ -20,6 +22,41 @@ const secrets: Array<string> = []
 
 const v1 = (method: string, path: string, sessionId: string, body?: unknown, extra: Record<string, string> = {}) =>
   call(node.url, method, path, { headers: withSession(sessionId, extra), ...(body === undefined ? {} : { body }) })
+
+/** Values for the path parameters that are not record ids (a slug, a ratio, a slot, a language). */
+const FIXED_PARAMS: Record<string, string> = {
+  source: "markets",
+  format: "index-close",
+  feedId: "fd_4b1e9c2a7d03",
+  ratio: "9x16",
+  slot: "logo",
+  language: "python",
+  platform: "youtube",
+  code: "not_found"
+}
+
+/**
+ * Every row the workspace holds, table by table, as text: what a forged request must leave as it was. Sessions are
+ * left out, since every request a session makes moves its last-seen time.
+ */
+const workspaceRows = async (workspaceId: string) => {
+  const tables = await query(
+    db.url,
+    `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_name = 'workspace_id'
+     AND table_name <> 'sessions' ORDER BY table_name`
+  )
+  const rows: Record<string, unknown> = {}
+  for (const { table_name } of tables) {
+    const [found] = await query(
+      db.url,
+      `SELECT count(*)::int AS n, md5(coalesce(string_agg(t::text, ',' ORDER BY t::text), '')) AS sum
+       FROM "${table_name}" t WHERE workspace_id = $1`,
+      [workspaceId]
+    )
+    rows[String(table_name)] = found
+  }
+  return rows
+}
 
 const signIn = async (email: string) => {
   const id = await signInOverHttp(node, sink, email)
@@ -101,6 +138,30 @@ describe("a session on /v1", () => {
     // A read from anywhere is no forgery.
     expect((await v1("GET", "/v1/brands", sessions[OWNER]!, undefined, { "sec-fetch-site": "cross-site" })).status)
       .toBe(200)
+  })
+
+  it("refuses every unsafe /v1 route a session may reach, sent from another site, and changes nothing", async () => {
+    const served = await call(node.url, "GET", "/v1/openapi.json")
+    const unsafe = operationsOf(served.body).filter((op) =>
+      op.path.startsWith("/v1/") && op.keySecured && ["POST", "PUT", "PATCH", "DELETE"].includes(op.method)
+    )
+    expect(unsafe.length).toBeGreaterThan(40)
+    // A real record of the workspace where a route names one by id, so that a forged request would find it.
+    const brand = (await v1("GET", "/v1/brands", sessions[OWNER]!)).body.brands[0].id as string
+    const params = { ...FIXED_PARAMS, templateId: MARKET }
+    const before = await workspaceRows(home.accountId)
+    expect(before["brands"]).toMatchObject({ n: expect.any(Number) })
+    expect(before["brands"]).not.toMatchObject({ n: 0 })
+    for (const op of unsafe) {
+      const path = fillPath(op.path, {
+        ...params,
+        ...Object.fromEntries(op.pathParams.filter(isIdLike).filter((p) => p !== "templateId").map((p) => [p, brand]))
+      })
+      const forged = await v1(op.method, path, sessions[OWNER]!, {}, { "sec-fetch-site": "cross-site" })
+      expect(forged.status, op.name).toBe(403)
+      expect(forged.body?.error?.code, op.name).toBe("forbidden")
+    }
+    expect(await workspaceRows(home.accountId)).toEqual(before)
   })
 
   it("refuses every unsafe console route sent from another site", async () => {

@@ -28,6 +28,16 @@ describe("docs/api.md", () => {
     }
   })
 
+  it("shows the owner-only routes called with the owner's session cookie, since every API key answers 403", () => {
+    for (const route of ["/v1/renders/buy", "/v1/renders/keep", "/v1/renders/drop"]) {
+      const at = page.indexOf(`\`POST ${route}\``)
+      const section = page.slice(at, page.indexOf("\n### ", at))
+      expect(section, route).toContain("every API key is answered 403 `forbidden`")
+      expect(section, route).toMatch(/```sh\ncurl -s -X POST "[^"]+" -H "cookie: clipwright_session=\$SESSION"/)
+      expect(section, route).not.toContain("Bearer $KEY")
+    }
+  })
+
   it("names the routes a newcomer could not find before", () => {
     for (
       const route of [

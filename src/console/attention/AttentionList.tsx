@@ -23,8 +23,8 @@ const Section = (
 )
 
 /**
- * `/console`'s "what needs attention now": the newest few of each kind, and how many there are. Jobs have no console
- * page yet: their links open the API's answer (a session may read `/v1` as its role allows).
+ * `/console`'s "what needs attention now": the newest few of each kind, and how many there are, each linking to the
+ * console page that tells its story (a failed job's own page; the pipeline counts the failed ones).
  */
 export const AttentionList = ({ attention }: { readonly attention: Attention }) => (
   <>
@@ -69,13 +69,13 @@ export const AttentionList = ({ attention }: { readonly attention: Attention }) 
       <ul class="plain">
         {attention.jobs.map((j) => (
           <li>
-            <strong safe>{`${j.status} · ${j.channelName}`}</strong>
+            <a href={`/console/jobs/${encodeURIComponent(j.id)}`} safe>{`${j.status} · ${j.channelName}`}</a>
             <span class="muted" safe>{` · ${j.error ?? "no reason recorded"} · ${when(iso(j.updatedAt))}`}</span>
           </li>
         ))}
       </ul>
       <p>
-        <a href="/v1/jobs?stage=failed">All failed jobs (API)</a>
+        <a href="/console/pipeline">The pipeline</a>, every stage with its jobs
       </p>
     </Section>
   </>
