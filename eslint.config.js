@@ -23,7 +23,8 @@
 //   src/Server.ts, src/main.ts, cluster/**  the composition root: anything
 // Cycles: import-x/no-cycle for value imports, arch/no-type-only-cycle (eslint/no-type-only-cycle.js) for the
 // type-only imports import-x/no-cycle skips, and arch/no-folder-cycle (eslint/no-folder-cycle.js) for circles
-// between folders under src/ (subfolders included), which need no file cycle.
+// between folders under src/ (subfolders included), which need no file cycle. Service ids: arch/tag-id
+// (eslint/tag-id.js) wants `Context.Tag("clipwright/<folder under src>/<class>")`.
 import fs from "node:fs"
 import path from "node:path"
 import js from "@eslint/js"
@@ -33,6 +34,7 @@ import { importX } from "eslint-plugin-import-x"
 import tseslint from "typescript-eslint"
 import noFolderCycle from "./eslint/no-folder-cycle.js"
 import noTypeOnlyCycle from "./eslint/no-type-only-cycle.js"
+import tagId from "./eslint/tag-id.js"
 import effect from "@effect/eslint-plugin"
 
 const root = import.meta.dirname
@@ -47,6 +49,9 @@ const areas = fs
   .filter((entry) => entry.isDirectory() && !infrastructure.includes(entry.name))
   .map((entry) => entry.name)
   .sort()
+
+// The local rules (eslint/): one plugin object, as flat config refuses two objects under one plugin name.
+const arch = { rules: { "no-type-only-cycle": noTypeOnlyCycle, "no-folder-cycle": noFolderCycle, "tag-id": tagId } }
 
 const ours = "{src,cluster,migrations}/**/*"
 const kinds = {
@@ -175,7 +180,7 @@ export default defineConfig([
     files: ["src/**/*.{ts,tsx}", "cluster/**/*.ts"],
     plugins: {
       "import-x": importX,
-      arch: { rules: { "no-type-only-cycle": noTypeOnlyCycle, "no-folder-cycle": noFolderCycle } }
+      arch
     },
     settings: {
       "import-x/extensions": [".ts", ".tsx", ".js"],
@@ -193,6 +198,13 @@ export default defineConfig([
       "arch/no-type-only-cycle": ["error", { tsconfig: path.join(root, "tsconfig.json"), roots: ["src", "cluster"] }],
       "arch/no-folder-cycle": ["error", { tsconfig: path.join(root, "tsconfig.json"), roots: ["src"] }]
     }
+  },
+
+  // Service ids name their file's folder: `Context.Tag("clipwright/<folder under src>/<class>")` (eslint/tag-id.js).
+  {
+    files: ["src/**/*.{ts,tsx}"],
+    plugins: { arch },
+    rules: { "arch/tag-id": ["error", { root: path.join(root, "src") }] }
   },
 
   // Formatting: dprint through ESLint (`npm run format` rewrites, `npm run lint` fails on unformatted code).

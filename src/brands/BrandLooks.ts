@@ -132,7 +132,7 @@ const make = Effect.gen(function*() {
   return { find, pictureProblems, extrasFor }
 })
 
-export class BrandLooks extends Context.Tag("clipwright/services/BrandLooks")<
+export class BrandLooks extends Context.Tag("clipwright/brands/BrandLooks")<
   BrandLooks,
   Effect.Effect.Success<typeof make>
 >() {

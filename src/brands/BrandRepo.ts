@@ -107,7 +107,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class BrandRepo extends Context.Tag("clipwright/sql/BrandRepo")<
+export class BrandRepo extends Context.Tag("clipwright/brands/BrandRepo")<
   BrandRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -171,7 +171,7 @@ const make = Effect.gen(function*() {
   return { upload, link, clear }
 })
 
-export class BrandSlots extends Context.Tag("clipwright/services/BrandSlots")<
+export class BrandSlots extends Context.Tag("clipwright/brands/BrandSlots")<
   BrandSlots,
   Effect.Effect.Success<typeof make>
 >() {

@@ -118,6 +118,6 @@ const make = Effect.gen(function*() {
   return { list, get, draft, create, update, remove, palette }
 })
 
-export class Brands extends Context.Tag("clipwright/services/Brands")<Brands, Effect.Effect.Success<typeof make>>() {
+export class Brands extends Context.Tag("clipwright/brands/Brands")<Brands, Effect.Effect.Success<typeof make>>() {
   static readonly layer = Layer.effect(Brands, make)
 }

@@ -30,7 +30,9 @@ export const actorOf = (principal: Principal): string =>
   principal.person !== undefined ? `user:${principal.person.email}` : `apikey:${principal.keyId}`
 
 /** The calling key and its workspace: the tenancy of every `/v1` handler. */
-export class CurrentWorkspace extends Context.Tag("clipwright/CurrentWorkspace")<CurrentWorkspace, Principal>() {}
+export class CurrentWorkspace
+  extends Context.Tag("clipwright/domain/CurrentWorkspace")<CurrentWorkspace, Principal>()
+{}
 
 /** Runs `f` in the caller's workspace. */
 export const inWorkspace = <A, E, R>(f: (workspaceId: WorkspaceId) => Effect.Effect<A, E, R>) =>

@@ -40,4 +40,4 @@ export interface RendererService {
   readonly keyframe: (scene: SceneInput, frame: number) => Effect.Effect<Buffer, RenderError>
 }
 
-export class Renderer extends Context.Tag("clipwright/render/Renderer")<Renderer, RendererService>() {}
+export class Renderer extends Context.Tag("clipwright/drawing/Renderer")<Renderer, RendererService>() {}

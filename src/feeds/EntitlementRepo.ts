@@ -42,7 +42,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class EntitlementRepo extends Context.Tag("clipwright/sql/EntitlementRepo")<
+export class EntitlementRepo extends Context.Tag("clipwright/feeds/EntitlementRepo")<
   EntitlementRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -47,7 +47,7 @@ const make = Effect.gen(function*() {
   return { sourcesOf, set }
 })
 
-export class Entitlements extends Context.Tag("clipwright/services/Entitlements")<
+export class Entitlements extends Context.Tag("clipwright/feeds/Entitlements")<
   Entitlements,
   Effect.Effect.Success<typeof make>
 >() {

@@ -97,6 +97,6 @@ const make = Effect.gen(function*() {
   return { catalogue, describeFeed, describeFormat, reference, referenceClip }
 })
 
-export class Feeds extends Context.Tag("clipwright/services/Feeds")<Feeds, Effect.Effect.Success<typeof make>>() {
+export class Feeds extends Context.Tag("clipwright/feeds/Feeds")<Feeds, Effect.Effect.Success<typeof make>>() {
   static readonly layer = Layer.effect(Feeds, make)
 }

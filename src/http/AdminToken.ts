@@ -48,7 +48,7 @@ const resolve = Effect.gen(function*() {
   return token
 })
 
-export class AdminToken extends Context.Tag("clipwright/services/AdminToken")<AdminToken, string>() {
+export class AdminToken extends Context.Tag("clipwright/http/AdminToken")<AdminToken, string>() {
   static readonly layer = Layer.effect(AdminToken, resolve)
 }
 

@@ -164,7 +164,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class Identity extends Context.Tag("clipwright/services/Identity")<
+export class Identity extends Context.Tag("clipwright/identity/Identity")<
   Identity,
   Effect.Effect.Success<typeof make>
 >() {

@@ -187,7 +187,7 @@ const make = Effect.gen(function*() {
   return { upload, list, rename, remove, uses, previewFile, view }
 })
 
-export class MediaLibrary extends Context.Tag("clipwright/services/MediaLibrary")<
+export class MediaLibrary extends Context.Tag("clipwright/media/MediaLibrary")<
   MediaLibrary,
   Effect.Effect.Success<typeof make>
 >() {

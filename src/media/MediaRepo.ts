@@ -88,7 +88,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class MediaRepo extends Context.Tag("clipwright/sql/MediaRepo")<
+export class MediaRepo extends Context.Tag("clipwright/media/MediaRepo")<
   MediaRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -177,7 +177,7 @@ const make = Effect.gen(function*() {
   return { receive, discard: (received: Received) => blobs.delete(received.blobKey) }
 })
 
-export class MediaUploads extends Context.Tag("clipwright/services/MediaUploads")<
+export class MediaUploads extends Context.Tag("clipwright/media/MediaUploads")<
   MediaUploads,
   Effect.Effect.Success<typeof make>
 >() {

@@ -93,7 +93,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class StorageRepo extends Context.Tag("clipwright/sql/StorageRepo")<
+export class StorageRepo extends Context.Tag("clipwright/media/StorageRepo")<
   StorageRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -180,7 +180,7 @@ const make = Effect.gen(function*() {
   return { storageBlock, mediaFits, storeMedia, makeRoomForClip, setSplit, fitClips, removeClip }
 })
 
-export class StorageUsage extends Context.Tag("clipwright/services/StorageUsage")<
+export class StorageUsage extends Context.Tag("clipwright/media/StorageUsage")<
   StorageUsage,
   Effect.Effect.Success<typeof make>
 >() {

@@ -201,7 +201,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class RenderRepo extends Context.Tag("clipwright/sql/RenderRepo")<
+export class RenderRepo extends Context.Tag("clipwright/renders/RenderRepo")<
   RenderRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -184,6 +184,6 @@ const make = Effect.gen(function*() {
   return { list, addressable, create, update, remove, suggest, templateOf, sendTarget }
 })
 
-export class Streams extends Context.Tag("clipwright/services/Streams")<Streams, Effect.Effect.Success<typeof make>>() {
+export class Streams extends Context.Tag("clipwright/streams/Streams")<Streams, Effect.Effect.Success<typeof make>>() {
   static readonly layer = Layer.effect(Streams, make)
 }

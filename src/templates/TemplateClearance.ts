@@ -86,7 +86,7 @@ const make = Effect.gen(function*() {
   return { clearedFor, requireCleared, set }
 })
 
-export class TemplateClearance extends Context.Tag("clipwright/services/TemplateClearance")<
+export class TemplateClearance extends Context.Tag("clipwright/templates/TemplateClearance")<
   TemplateClearance,
   Effect.Effect.Success<typeof make>
 >() {

@@ -79,7 +79,7 @@ const make = Effect.sync(() => {
 })
 
 /** The shipped template registry as the API reads it; templates are the same for every workspace. */
-export class Templates extends Context.Tag("clipwright/services/Templates")<
+export class Templates extends Context.Tag("clipwright/templates/Templates")<
   Templates,
   Effect.Effect.Success<typeof make>
 >() {

@@ -96,7 +96,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class AttentionQuery extends Context.Tag("clipwright/console/AttentionQuery")<
+export class AttentionQuery extends Context.Tag("clipwright/console/attention/AttentionQuery")<
   AttentionQuery,
   Effect.Effect.Success<typeof make>
 >() {

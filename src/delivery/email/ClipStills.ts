@@ -96,7 +96,7 @@ const make = Effect.gen(function*() {
 })
 
 /** Preview pictures of rendered clips for hand-over emails. */
-export class ClipStills extends Context.Tag("clipwright/channels/ClipStills")<ClipStills, {
+export class ClipStills extends Context.Tag("clipwright/delivery/email/ClipStills")<ClipStills, {
   /** A JPEG about 480 px wide, about one second into the clip; none when the clip is gone or unreadable. */
   readonly stillOf: (workspaceId: WorkspaceId, clipId: string) => Effect.Effect<Option.Option<Still>>
 }>() {

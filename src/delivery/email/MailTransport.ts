@@ -122,7 +122,7 @@ const outboxWriter = (dataDir: string) => {
  * Hands a composed email to `SMTP_URL` (one pooled connection set for the node's life), or without it writes it to
  * `DATA_DIR/outbox/<deliveryId>.eml`. A refusal, a down server or a full disk is an outcome, never an error.
  */
-export class MailTransport extends Context.Tag("clipwright/channels/MailTransport")<MailTransport, {
+export class MailTransport extends Context.Tag("clipwright/delivery/email/MailTransport")<MailTransport, {
   readonly send: (mail: MailToSend) => Effect.Effect<MailOutcome>
 }>() {
   static readonly layer = Layer.scoped(

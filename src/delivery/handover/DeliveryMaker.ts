@@ -116,7 +116,7 @@ const make = Effect.gen(function*() {
 })
 
 export class DeliveryMaker
-  extends Context.Tag("clipwright/channels/DeliveryMaker")<DeliveryMaker, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/delivery/handover/DeliveryMaker")<DeliveryMaker, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(DeliveryMaker, make)
 }

@@ -50,8 +50,9 @@ const make = Effect.gen(function*() {
   return { compose }
 })
 
-export class DeliveryMessages
-  extends Context.Tag("clipwright/channels/DeliveryMessages")<DeliveryMessages, Effect.Effect.Success<typeof make>>()
-{
+export class DeliveryMessages extends Context.Tag("clipwright/delivery/handover/DeliveryMessages")<
+  DeliveryMessages,
+  Effect.Effect.Success<typeof make>
+>() {
   static readonly layer = Layer.effect(DeliveryMessages, make)
 }

@@ -153,7 +153,7 @@ const make = Effect.gen(function*() {
 })
 
 export class DeliveryRepo
-  extends Context.Tag("clipwright/channels/DeliveryRepo")<DeliveryRepo, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/delivery/handover/DeliveryRepo")<DeliveryRepo, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(DeliveryRepo, make)
 }

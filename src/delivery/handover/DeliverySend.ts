@@ -182,7 +182,7 @@ const make = Effect.gen(function*() {
 })
 
 export class DeliverySend
-  extends Context.Tag("clipwright/channels/DeliverySend")<DeliverySend, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/delivery/handover/DeliverySend")<DeliverySend, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(DeliverySend, make)
 }

@@ -144,6 +144,8 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class DueRepo extends Context.Tag("clipwright/channels/DueRepo")<DueRepo, Effect.Effect.Success<typeof make>>() {
+export class DueRepo
+  extends Context.Tag("clipwright/delivery/handover/DueRepo")<DueRepo, Effect.Effect.Success<typeof make>>()
+{
   static readonly layer = Layer.effect(DueRepo, make)
 }

@@ -50,7 +50,7 @@ const make = Effect.gen(function*() {
  * timer. Publishing's post actions ask for them here rather than writing hand-over's tables themselves.
  */
 export class FollowUps
-  extends Context.Tag("clipwright/delivery/FollowUps")<FollowUps, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/delivery/handover/FollowUps")<FollowUps, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(FollowUps, make)
 }

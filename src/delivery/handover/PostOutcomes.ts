@@ -103,7 +103,7 @@ const make = Effect.gen(function*() {
 })
 
 export class PostOutcomes
-  extends Context.Tag("clipwright/channels/PostOutcomes")<PostOutcomes, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/delivery/handover/PostOutcomes")<PostOutcomes, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(PostOutcomes, make)
 }

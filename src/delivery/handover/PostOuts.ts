@@ -68,7 +68,7 @@ const make = Effect.gen(function*() {
 })
 
 export class PostOuts
-  extends Context.Tag("clipwright/channels/PostOuts")<PostOuts, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/delivery/handover/PostOuts")<PostOuts, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(PostOuts, make).pipe(Layer.provide(Signing.layer))
 }

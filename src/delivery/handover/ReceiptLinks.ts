@@ -27,7 +27,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ReceiptLinks extends Context.Tag("clipwright/channels/ReceiptLinks")<
+export class ReceiptLinks extends Context.Tag("clipwright/delivery/handover/ReceiptLinks")<
   ReceiptLinks,
   Effect.Effect.Success<typeof make>
 >() {

@@ -53,7 +53,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class Receipts extends Context.Tag("clipwright/services/Receipts")<
+export class Receipts extends Context.Tag("clipwright/delivery/handover/Receipts")<
   Receipts,
   Effect.Effect.Success<typeof make>
 >() {

@@ -49,7 +49,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ReceiptsRepo extends Context.Tag("clipwright/sql/ReceiptsRepo")<
+export class ReceiptsRepo extends Context.Tag("clipwright/delivery/handover/ReceiptsRepo")<
   ReceiptsRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -14,7 +14,7 @@ export const parseRetrySchedule = (text: string): Option.Option<ReadonlyArray<nu
 }
 
 /** How long to wait before each attempt after the first; a delivery gets `waits.length + 1` attempts in all. */
-export class RetrySchedule extends Context.Tag("clipwright/channels/RetrySchedule")<RetrySchedule, {
+export class RetrySchedule extends Context.Tag("clipwright/delivery/handover/RetrySchedule")<RetrySchedule, {
   /** The wait before attempt `attempt + 1` after attempt `attempt` failed, or None when that was the last. */
   readonly after: (attempt: number) => Option.Option<Duration.Duration>
   readonly attempts: number

@@ -88,7 +88,7 @@ const describe = (error: unknown): string => {
 }
 
 /** POSTs a delivery's stored bytes with its stored headers to the workspace's webhook address. */
-export class WebhookSender extends Context.Tag("clipwright/channels/WebhookSender")<WebhookSender, {
+export class WebhookSender extends Context.Tag("clipwright/delivery/handover/WebhookSender")<WebhookSender, {
   readonly post: (
     url: string,
     body: Uint8Array,

@@ -15,7 +15,7 @@ export const signedHeaders = (secret: string, id: string, at: Date, body: string
  * that runs `rate` times as fast from TEST_CLOCK_ORIGIN, so that a retry schedule of hours is hours of signed time
  * after seconds of real time. Only signatures read it: timers and records keep real time.
  */
-export class SigningClock extends Context.Tag("clipwright/channels/SigningClock")<SigningClock, {
+export class SigningClock extends Context.Tag("clipwright/delivery/handover/SigningClock")<SigningClock, {
   readonly now: Effect.Effect<Date>
 }>() {
   static readonly layer = Layer.effect(

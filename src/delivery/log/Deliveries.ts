@@ -142,7 +142,7 @@ const make = Effect.gen(function*() {
   return { list, page, get, redeliver }
 })
 
-export class Deliveries extends Context.Tag("clipwright/deliveries/Deliveries")<
+export class Deliveries extends Context.Tag("clipwright/delivery/log/Deliveries")<
   Deliveries,
   Effect.Effect.Success<typeof make>
 >() {

@@ -162,7 +162,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class DeliveriesQuery extends Context.Tag("clipwright/deliveries/DeliveriesQuery")<
+export class DeliveriesQuery extends Context.Tag("clipwright/delivery/log/DeliveriesQuery")<
   DeliveriesQuery,
   Effect.Effect.Success<typeof make>
 >() {

@@ -60,7 +60,7 @@ const make = Effect.gen(function*() {
 })
 
 export class JobActions
-  extends Context.Tag("clipwright/jobs/JobActions")<JobActions, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/publishing/actions/JobActions")<JobActions, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(JobActions, make)
 }

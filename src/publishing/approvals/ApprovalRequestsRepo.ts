@@ -79,7 +79,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ApprovalRequestsRepo extends Context.Tag("clipwright/jobs/ApprovalRequestsRepo")<
+export class ApprovalRequestsRepo extends Context.Tag("clipwright/publishing/approvals/ApprovalRequestsRepo")<
   ApprovalRequestsRepo,
   Effect.Effect.Success<typeof make>
 >() {

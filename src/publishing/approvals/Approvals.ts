@@ -108,7 +108,7 @@ const make = Effect.gen(function*() {
 })
 
 export class Approvals
-  extends Context.Tag("clipwright/jobs/Approvals")<Approvals, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/publishing/approvals/Approvals")<Approvals, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(Approvals, make).pipe(Layer.provide(ClipLinks.layer))
 }

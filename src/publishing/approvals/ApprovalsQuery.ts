@@ -89,7 +89,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ApprovalsQuery extends Context.Tag("clipwright/jobs/ApprovalsQuery")<
+export class ApprovalsQuery extends Context.Tag("clipwright/publishing/approvals/ApprovalsQuery")<
   ApprovalsQuery,
   Effect.Effect.Success<typeof make>
 >() {

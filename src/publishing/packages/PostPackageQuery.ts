@@ -53,7 +53,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class PostPackageQuery extends Context.Tag("clipwright/jobs/PostPackageQuery")<
+export class PostPackageQuery extends Context.Tag("clipwright/publishing/packages/PostPackageQuery")<
   PostPackageQuery,
   Effect.Effect.Success<typeof make>
 >() {

@@ -94,7 +94,7 @@ const make = Effect.gen(function*() {
 })
 
 export class PostPackages
-  extends Context.Tag("clipwright/jobs/PostPackages")<PostPackages, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/publishing/packages/PostPackages")<PostPackages, Effect.Effect.Success<typeof make>>()
 {
   static readonly layer = Layer.effect(PostPackages, make).pipe(Layer.provide(PostPackageQuery.layer))
 }

@@ -241,7 +241,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class PipelineQuery extends Context.Tag("clipwright/jobs/PipelineQuery")<
+export class PipelineQuery extends Context.Tag("clipwright/publishing/pipeline/PipelineQuery")<
   PipelineQuery,
   Effect.Effect.Success<typeof make>
 >() {

@@ -208,7 +208,7 @@ const make = Effect.gen(function*() {
   return { pipeline, inFlight, job, overview, calendar }
 })
 
-export class PipelineViews extends Context.Tag("clipwright/jobs/PipelineViews")<
+export class PipelineViews extends Context.Tag("clipwright/publishing/pipeline/PipelineViews")<
   PipelineViews,
   Effect.Effect.Success<typeof make>
 >() {

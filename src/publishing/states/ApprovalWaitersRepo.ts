@@ -19,7 +19,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ApprovalWaitersRepo extends Context.Tag("clipwright/channels/ApprovalWaitersRepo")<
+export class ApprovalWaitersRepo extends Context.Tag("clipwright/publishing/states/ApprovalWaitersRepo")<
   ApprovalWaitersRepo,
   Effect.Effect.Success<typeof make>
 >() {

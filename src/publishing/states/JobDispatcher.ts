@@ -23,7 +23,7 @@ const IDLE_POLL = Duration.seconds(1)
  * node that died before sending is claimed again after 30 s; every node also looks once a second, so nothing waits on
  * a wake-up that was lost.
  */
-export class JobDispatcher extends Context.Tag("clipwright/channels/JobDispatcher")<JobDispatcher, {
+export class JobDispatcher extends Context.Tag("clipwright/publishing/states/JobDispatcher")<JobDispatcher, {
   /** New jobs are waiting: claim now rather than at the next look. */
   readonly wake: Effect.Effect<void>
 }>() {

@@ -213,6 +213,8 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class JobRepo extends Context.Tag("clipwright/channels/JobRepo")<JobRepo, Effect.Effect.Success<typeof make>>() {
+export class JobRepo
+  extends Context.Tag("clipwright/publishing/states/JobRepo")<JobRepo, Effect.Effect.Success<typeof make>>()
+{
   static readonly layer = Layer.effect(JobRepo, make)
 }

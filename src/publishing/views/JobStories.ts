@@ -94,7 +94,7 @@ const make = Effect.gen(function*() {
   return { story }
 })
 
-export class JobStories extends Context.Tag("clipwright/jobs/JobStories")<
+export class JobStories extends Context.Tag("clipwright/publishing/views/JobStories")<
   JobStories,
   Effect.Effect.Success<typeof make>
 >() {

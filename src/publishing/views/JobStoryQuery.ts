@@ -134,7 +134,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class JobStoryQuery extends Context.Tag("clipwright/jobs/JobStoryQuery")<
+export class JobStoryQuery extends Context.Tag("clipwright/publishing/views/JobStoryQuery")<
   JobStoryQuery,
   Effect.Effect.Success<typeof make>
 >() {

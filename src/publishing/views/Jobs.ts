@@ -115,6 +115,6 @@ const make = Effect.gen(function*() {
   return { jobs, posts }
 })
 
-export class Jobs extends Context.Tag("clipwright/jobs/Jobs")<Jobs, Effect.Effect.Success<typeof make>>() {
+export class Jobs extends Context.Tag("clipwright/publishing/views/Jobs")<Jobs, Effect.Effect.Success<typeof make>>() {
   static readonly layer = Layer.effect(Jobs, make).pipe(Layer.provide(ClipLinks.layer))
 }

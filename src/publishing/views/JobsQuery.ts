@@ -169,7 +169,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class JobsQuery extends Context.Tag("clipwright/jobs/JobsQuery")<
+export class JobsQuery extends Context.Tag("clipwright/publishing/views/JobsQuery")<
   JobsQuery,
   Effect.Effect.Success<typeof make>
 >() {

@@ -107,7 +107,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class AllowanceRepo extends Context.Tag("clipwright/sql/AllowanceRepo")<
+export class AllowanceRepo extends Context.Tag("clipwright/renders/allowance/AllowanceRepo")<
   AllowanceRepo,
   Effect.Effect.Success<typeof make>
 >() {

@@ -148,6 +148,8 @@ const make = Effect.gen(function*() {
   return { quota, overview, nextPeriod, setLimits, buy, keep, drop }
 })
 
-export class Quotas extends Context.Tag("clipwright/services/Quotas")<Quotas, Effect.Effect.Success<typeof make>>() {
+export class Quotas
+  extends Context.Tag("clipwright/renders/allowance/Quotas")<Quotas, Effect.Effect.Success<typeof make>>()
+{
   static readonly layer = Layer.effect(Quotas, make)
 }

@@ -185,7 +185,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class RenderCapacity extends Context.Tag("clipwright/services/RenderCapacity")<
+export class RenderCapacity extends Context.Tag("clipwright/renders/allowance/RenderCapacity")<
   RenderCapacity,
   Effect.Effect.Success<typeof make>
 >() {

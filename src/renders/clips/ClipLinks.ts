@@ -18,7 +18,7 @@ const make = Effect.gen(function*() {
 })
 
 export class ClipLinks
-  extends Context.Tag("clipwright/renders/ClipLinks")<ClipLinks, Effect.Effect.Success<typeof make>>()
+  extends Context.Tag("clipwright/renders/clips/ClipLinks")<ClipLinks, Effect.Effect.Success<typeof make>>()
 {
   /** Brings `Signing` (memoised with its other uses). */
   static readonly layer = Layer.effect(ClipLinks, make).pipe(Layer.provide(Signing.layer))

@@ -81,6 +81,8 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ClipRepo extends Context.Tag("clipwright/sql/ClipRepo")<ClipRepo, Effect.Effect.Success<typeof make>>() {
+export class ClipRepo
+  extends Context.Tag("clipwright/renders/clips/ClipRepo")<ClipRepo, Effect.Effect.Success<typeof make>>()
+{
   static readonly layer = Layer.effect(ClipRepo, make)
 }

@@ -26,7 +26,7 @@ const make = Effect.gen(function*() {
   return { keep }
 })
 
-export class PipelineClips extends Context.Tag("clipwright/renders/PipelineClips")<
+export class PipelineClips extends Context.Tag("clipwright/renders/clips/PipelineClips")<
   PipelineClips,
   Effect.Effect.Success<typeof make>
 >() {

@@ -145,7 +145,7 @@ const make = Effect.gen(function*() {
   return { clip }
 })
 
-export class ReferenceClips extends Context.Tag("clipwright/services/ReferenceClips")<
+export class ReferenceClips extends Context.Tag("clipwright/renders/clips/ReferenceClips")<
   ReferenceClips,
   Effect.Effect.Success<typeof make>
 >() {

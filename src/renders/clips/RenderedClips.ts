@@ -126,7 +126,7 @@ const make = Effect.gen(function*() {
   return { list, metadata, signedFile, remove }
 })
 
-export class RenderedClips extends Context.Tag("clipwright/services/RenderedClips")<
+export class RenderedClips extends Context.Tag("clipwright/renders/clips/RenderedClips")<
   RenderedClips,
   Effect.Effect.Success<typeof make>
 >() {

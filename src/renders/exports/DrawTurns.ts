@@ -130,7 +130,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class DrawTurns extends Context.Tag("clipwright/services/DrawTurns")<
+export class DrawTurns extends Context.Tag("clipwright/renders/exports/DrawTurns")<
   DrawTurns,
   Effect.Effect.Success<typeof make>
 >() {

@@ -206,7 +206,7 @@ const make = Effect.gen(function*() {
   return { download, link, linkedFile, zip, videos, video, reuse }
 })
 
-export class ExportFiles extends Context.Tag("clipwright/services/ExportFiles")<
+export class ExportFiles extends Context.Tag("clipwright/renders/exports/ExportFiles")<
   ExportFiles,
   Effect.Effect.Success<typeof make>
 >() {

@@ -99,7 +99,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class ExportRepo extends Context.Tag("clipwright/sql/ExportRepo")<
+export class ExportRepo extends Context.Tag("clipwright/renders/exports/ExportRepo")<
   ExportRepo,
   Effect.Effect.Success<typeof make>
 >() {

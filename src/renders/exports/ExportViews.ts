@@ -115,7 +115,7 @@ const make = Effect.gen(function*() {
   return { find, settled, poll, queue, discard }
 })
 
-export class ExportViews extends Context.Tag("clipwright/services/ExportViews")<
+export class ExportViews extends Context.Tag("clipwright/renders/exports/ExportViews")<
   ExportViews,
   Effect.Effect.Success<typeof make>
 >() {

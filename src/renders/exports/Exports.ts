@@ -145,6 +145,8 @@ const make = Effect.gen(function*() {
   return { timing, video, batch }
 })
 
-export class Exports extends Context.Tag("clipwright/services/Exports")<Exports, Effect.Effect.Success<typeof make>>() {
+export class Exports
+  extends Context.Tag("clipwright/renders/exports/Exports")<Exports, Effect.Effect.Success<typeof make>>()
+{
   static readonly layer = Layer.scoped(Exports, make)
 }

@@ -90,7 +90,7 @@ const make = Effect.gen(function*() {
   return { draw }
 })
 
-export class Keyframes extends Context.Tag("clipwright/services/Keyframes")<
+export class Keyframes extends Context.Tag("clipwright/renders/exports/Keyframes")<
   Keyframes,
   Effect.Effect.Success<typeof make>
 >() {

@@ -102,7 +102,7 @@ const make = Effect.gen(function*() {
   return { renderFor, current, stop }
 })
 
-export class PipelineRenders extends Context.Tag("clipwright/renders/PipelineRenders")<
+export class PipelineRenders extends Context.Tag("clipwright/renders/runner/PipelineRenders")<
   PipelineRenders,
   Effect.Effect.Success<typeof make>
 >() {

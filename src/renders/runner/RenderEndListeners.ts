@@ -7,6 +7,8 @@ import type { RenderJobState } from "../RenderJob.js"
  * them, so the runner tells this port and the channels area answers it. Told at least once per end (a runner
  * redone after a crash tells again), so the answer must be idempotent.
  */
-export class RenderEndListeners extends Context.Tag("clipwright/renders/RenderEndListeners")<RenderEndListeners, {
-  readonly ended: (workspaceId: WorkspaceId, renderJobId: string, state: RenderJobState) => Effect.Effect<void>
-}>() {}
+export class RenderEndListeners
+  extends Context.Tag("clipwright/renders/runner/RenderEndListeners")<RenderEndListeners, {
+    readonly ended: (workspaceId: WorkspaceId, renderJobId: string, state: RenderJobState) => Effect.Effect<void>
+  }>()
+{}

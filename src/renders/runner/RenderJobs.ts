@@ -73,7 +73,7 @@ const make = Effect.gen(function*() {
   return { list, renderPackage }
 })
 
-export class RenderJobs extends Context.Tag("clipwright/services/RenderJobs")<
+export class RenderJobs extends Context.Tag("clipwright/renders/runner/RenderJobs")<
   RenderJobs,
   Effect.Effect.Success<typeof make>
 >() {

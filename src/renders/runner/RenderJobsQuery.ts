@@ -61,7 +61,7 @@ const make = Effect.gen(function*() {
   }
 })
 
-export class RenderJobsQuery extends Context.Tag("clipwright/sql/RenderJobsQuery")<
+export class RenderJobsQuery extends Context.Tag("clipwright/renders/runner/RenderJobsQuery")<
   RenderJobsQuery,
   Effect.Effect.Success<typeof make>
 >() {

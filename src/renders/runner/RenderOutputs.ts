@@ -149,7 +149,7 @@ const make = Effect.gen(function*() {
   return { drawAll }
 })
 
-export class RenderOutputs extends Context.Tag("clipwright/services/RenderOutputs")<
+export class RenderOutputs extends Context.Tag("clipwright/renders/runner/RenderOutputs")<
   RenderOutputs,
   Effect.Effect.Success<typeof make>
 >() {
