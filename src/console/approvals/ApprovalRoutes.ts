@@ -7,6 +7,7 @@ import { PositiveIntParam } from "../../http/Paging.js"
 import { Approvals } from "../../publishing/approvals/Approvals.js"
 import { htmlPage, PAGE_HEADERS, seeOther } from "../ConsoleResponse.js"
 import { CurrentPerson, isHtmx, makeSignedIn } from "../ConsoleSession.js"
+import { busyPage, notAllowedPage, notFoundPage, notUnderstoodPage } from "../Refusals.js"
 import { refusedPage } from "../SignInPages.js"
 import { approvalPage, type ApprovalsFilter, approvalsPage } from "./ApprovalsPage.js"
 
@@ -51,19 +52,10 @@ const noticeOf = (q: typeof ListQuery.Type) => {
   return parts.length === 0 ? undefined : `${parts.join(", ")}.`
 }
 
-const busy = () =>
-  HttpServerResponse.setHeader(
-    htmlPage(
-      refusedPage("Busy", "The service is busy or this approval is being decided right now. Try again shortly."),
-      503
-    ),
-    "retry-after",
-    "2"
-  )
+const busy = () => busyPage("The service is busy or this approval is being decided right now. Try again shortly.")
 
-const notFound = () => htmlPage(refusedPage("Not found", "There is no such approval in this workspace."), 404)
-const membersRead = () =>
-  htmlPage(refusedPage("Not allowed", "Members see approvals; the owner and Operations decide them."), 403)
+const notFound = () => notFoundPage("approval")
+const membersRead = () => notAllowedPage("Members see approvals; the owner and Operations decide them.")
 
 /** The reviewer's pages: `/console/approvals` (a page of approvals, filters), one approval, its still, decisions. */
 export const ApprovalRoutes = HttpApiBuilder.Router.use((router) =>
@@ -102,7 +94,7 @@ export const ApprovalRoutes = HttpApiBuilder.Router.use((router) =>
         if (!(yield* mayDecide)) return membersRead()
         const form = yield* Effect.option(HttpServerRequest.schemaBodyUrlParams(BulkForm))
         if (Option.isNone(form)) {
-          return htmlPage(refusedPage("Not understood", "Send the form from the approvals page."), 400)
+          return notUnderstoodPage("Send the form from the approvals page.")
         }
         const ids = form.value.ids === undefined
           ? []

@@ -4,7 +4,7 @@ import { AppConfig } from "../../Config.js"
 import { PipelineViews } from "../../publishing/pipeline/PipelineViews.js"
 import { htmlPage, seeOther } from "../ConsoleResponse.js"
 import { CurrentPerson, isHtmx, makeSignedIn } from "../ConsoleSession.js"
-import { refusedPage } from "../SignInPages.js"
+import { notUnderstoodPage } from "../Refusals.js"
 import { calendarHref, calendarPage, ZONE_SCRIPT } from "./CalendarPage.js"
 import { type CalendarAsk, windowOf } from "./CalendarWindow.js"
 import { ZONE_JS } from "./ZoneScript.js"
@@ -22,7 +22,7 @@ const ZoneForm = Schema.Struct({
   date: Schema.optional(Schema.String)
 })
 
-const notUnderstood = (message: string) => htmlPage(refusedPage("Not understood", message), 400)
+const notUnderstood = notUnderstoodPage
 
 /** `/console/calendar` (month and week), the zone form and the small script telling the page the browser's zone. */
 export const CalendarRoutes = HttpApiBuilder.Router.use((router) =>

@@ -9,7 +9,7 @@ import { CurrentWorkspace } from "../../domain/Principal.js"
 import { PositiveIntParam } from "../../http/Paging.js"
 import { htmlPage, seeOther } from "../ConsoleResponse.js"
 import { CurrentPerson, isHtmx, makeSignedIn } from "../ConsoleSession.js"
-import { refusedPage } from "../SignInPages.js"
+import { notAllowedPage, notFoundPage } from "../Refusals.js"
 import { type DeliveriesFilter, deliveriesPage } from "./DeliveriesPage.js"
 import { deliveryHref } from "./DeliveryBits.js"
 import { deliveryPage } from "./DeliveryPage.js"
@@ -31,9 +31,8 @@ const OneQuery = Schema.Struct({ outcome: Schema.optional(Schema.String) })
 
 const given = <A>(value: A | "" | undefined) => (value === "" ? undefined : value)
 
-const notFound = () => htmlPage(refusedPage("Not found", "There is no such delivery in this workspace."), 404)
-const membersRead = () =>
-  htmlPage(refusedPage("Not allowed", "Members see deliveries; the owner and Operations redeliver them."), 403)
+const notFound = () => notFoundPage("delivery")
+const membersRead = () => notAllowedPage("Members see deliveries; the owner and Operations redeliver them.")
 const NOT_UNDERSTOOD = "Not understood: choose State, Via, Event type and Channel from the form; Page is a whole " +
   "number from 1."
 

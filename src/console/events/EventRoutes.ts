@@ -4,6 +4,7 @@ import { PositiveIntParam } from "../../http/Paging.js"
 import { IngestEvents } from "../../ingest/IngestEvents.js"
 import { htmlPage } from "../ConsoleResponse.js"
 import { CurrentPerson, makeSignedIn } from "../ConsoleSession.js"
+import { notFoundPage } from "../Refusals.js"
 import { refusedPage } from "../SignInPages.js"
 import { eventPage } from "./EventPage.js"
 import { type EventsFilter, eventsPage, ORIGINS, STATUSES } from "./EventsPage.js"
@@ -20,7 +21,7 @@ const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.pattern(/^[0-9A-Za-
 
 const blankless = <A extends string>(value: A | "" | undefined): A | undefined => value === "" ? undefined : value
 
-const notFound = () => htmlPage(refusedPage("Not found", "There is no such event in this workspace."), 404)
+const notFound = () => notFoundPage("event")
 
 /** The ingest log: `/console/events` (filters, pages) and `/console/events/{id}` (one event and its jobs). */
 export const EventRoutes = HttpApiBuilder.Router.use((router) =>

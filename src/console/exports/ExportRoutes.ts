@@ -8,7 +8,7 @@ import { TemplateClearance } from "../../templates/TemplateClearance.js"
 import { Templates } from "../../templates/Templates.js"
 import { htmlPage, PAGE_HEADERS, seeOther } from "../ConsoleResponse.js"
 import { CurrentPerson, isHtmx, makeSignedIn } from "../ConsoleSession.js"
-import { refusedPage } from "../SignInPages.js"
+import { busyPage, notAllowedPage, notFoundPage, notUnderstoodPage } from "../Refusals.js"
 import {
   choiceKey,
   type ChosenBuild,
@@ -26,16 +26,10 @@ import { exportsPage } from "./ExportsPage.js"
 const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.pattern(/^[0-9A-Za-z]{1,64}$/)) })
 const ChooseQuery = Schema.Struct({ template: Schema.optional(Schema.String) })
 
-const notFound = () => htmlPage(refusedPage("Not found", "There is no such export in this workspace."), 404)
+const notFound = () => notFoundPage("export")
 /** The export entity could not be asked just now (busy or moving between nodes): try again shortly. */
-const busy = () =>
-  Effect.succeed(HttpServerResponse.setHeader(
-    htmlPage(refusedPage("Busy", "The service is busy with this export right now. Try again shortly."), 503),
-    "retry-after",
-    "2"
-  ))
-const membersLook = () =>
-  htmlPage(refusedPage("Not allowed", "Members see exports; the owner and Operations start them."), 403)
+const busy = () => Effect.succeed(busyPage("The service is busy with this export right now. Try again shortly."))
+const membersLook = () => notAllowedPage("Members see exports; the owner and Operations start them.")
 
 /** `/console/exports`: the start form (a template's example prefilled), one export's page and its progress. */
 export const ExportRoutes = HttpApiBuilder.Router.use((router) =>
@@ -146,7 +140,7 @@ export const ExportRoutes = HttpApiBuilder.Router.use((router) =>
         if (!(yield* mayStart)) return membersLook()
         const form = yield* Effect.option(HttpServerRequest.schemaBodyUrlParams(StartForm))
         if (Option.isNone(form)) {
-          return htmlPage(refusedPage("Not understood", "Send the form from the exports page."), 400)
+          return notUnderstoodPage("Send the form from the exports page.")
         }
         const fields = fieldsOf(form.value)
         const body = toVideoBody(fields)

@@ -1,4 +1,4 @@
-import { HttpApiBuilder, HttpRouter, HttpServerRequest, HttpServerResponse } from "@effect/platform"
+import { HttpApiBuilder, HttpRouter, HttpServerRequest } from "@effect/platform"
 import { Clock, Effect, Either, Option, Schema } from "effect"
 import type { Conflict, NotFound, UpstreamUnavailable } from "../../domain/Errors.js"
 import type { WorkspaceId } from "../../domain/Principal.js"
@@ -8,22 +8,16 @@ import { JobStories } from "../../publishing/views/JobStories.js"
 import { htmlPage, seeOther } from "../ConsoleResponse.js"
 import { CurrentPerson, isHtmx, makeSignedIn } from "../ConsoleSession.js"
 import { jobHref } from "../pipeline/PipelinePage.js"
-import { refusedPage } from "../SignInPages.js"
+import { busyPage, notAllowedPage, notFoundPage, notUnderstoodPage } from "../Refusals.js"
 import { type Done, noticeOf, toUpdateBody, type UpdateFields, UpdateForm } from "./JobOutcome.js"
 import { jobPage } from "./JobPage.js"
 
 const IdPath = Schema.Struct({ id: Schema.String.pipe(Schema.pattern(/^[0-9A-Za-z]{1,64}$/)) })
 const DoneQuery = Schema.Struct({ done: Schema.optional(Schema.String) })
 
-const notFound = () => htmlPage(refusedPage("Not found", "There is no such job in this workspace."), 404)
-const membersRead = () =>
-  htmlPage(refusedPage("Not allowed", "Members see jobs; the owner and Operations act on them."), 403)
-const busy = () =>
-  Effect.succeed(HttpServerResponse.setHeader(
-    htmlPage(refusedPage("Busy", "The service is busy with this job right now. Try again shortly."), 503),
-    "retry-after",
-    "2"
-  ))
+const notFound = () => notFoundPage("job")
+const membersRead = () => notAllowedPage("Members see jobs; the owner and Operations act on them.")
+const busy = () => Effect.succeed(busyPage("The service is busy with this job right now. Try again shortly."))
 
 /** A job's page (`/console/jobs/{id}`) and its actions, which go through the same service as `/v1/jobs/{id}/…`. */
 export const JobRoutes = HttpApiBuilder.Router.use((router) =>
@@ -123,7 +117,7 @@ export const JobRoutes = HttpApiBuilder.Router.use((router) =>
         const id = path.value.id
         const form = yield* Effect.option(HttpServerRequest.schemaBodyUrlParams(UpdateForm))
         if (Option.isNone(form)) {
-          return htmlPage(refusedPage("Not understood", "Send the form from the job's page."), 400)
+          return notUnderstoodPage("Send the form from the job's page.")
         }
         const typed = form.value
         const body = toUpdateBody(typed)

@@ -7,6 +7,7 @@ import { listTemplates } from "../../templates/TemplateRegistry.js"
 import { personZone } from "../calendar/ZoneTime.js"
 import { htmlPage, seeOther } from "../ConsoleResponse.js"
 import { CurrentPerson, isHtmx, makeSignedIn } from "../ConsoleSession.js"
+import { busyPage, notAllowedPage, notFoundPage } from "../Refusals.js"
 import { refusedPage } from "../SignInPages.js"
 import { listPage } from "./ListPage.js"
 import { listsPage } from "./ListsPage.js"
@@ -21,11 +22,9 @@ const NoticeQuery = Schema.Struct({
   cancelled: Schema.optional(Schema.String)
 })
 
-const notFound = () => htmlPage(refusedPage("Not found", "There is no such post list in this workspace."), 404)
-const membersRead = () =>
-  htmlPage(refusedPage("Not allowed", "Members see post lists; the owner and Operations schedule and cancel."), 403)
-const busy = () =>
-  htmlPage(refusedPage("Busy", "The service is busy or this list is changing right now. Try again shortly."), 503)
+const notFound = () => notFoundPage("post list")
+const membersRead = () => notAllowedPage("Members see post lists; the owner and Operations schedule and cancel.")
+const busy = () => busyPage("The service is busy or this list is changing right now. Try again shortly.")
 
 const noticeOf = (q: typeof NoticeQuery.Type) =>
   q.scheduled !== undefined

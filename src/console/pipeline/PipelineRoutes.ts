@@ -4,13 +4,13 @@ import { PositiveIntParam } from "../../http/Paging.js"
 import { PipelineViews } from "../../publishing/pipeline/PipelineViews.js"
 import { htmlPage, PAGE_HEADERS } from "../ConsoleResponse.js"
 import { CurrentPerson, makeSignedIn } from "../ConsoleSession.js"
-import { refusedPage } from "../SignInPages.js"
+import { notUnderstoodPage } from "../Refusals.js"
 import { PipelineLive, pipelinePage } from "./PipelinePage.js"
 
 export const PER_PAGE = 50
 const PageQuery = Schema.Struct({ page: Schema.optional(PositiveIntParam) })
 
-const notUnderstood = () => htmlPage(refusedPage("Not understood", "Page is a whole number from 1."), 400)
+const notUnderstood = () => notUnderstoodPage("Page is a whole number from 1.")
 
 /** A piece of a page for htmx to swap in, with the console's headers. */
 const fragment = (html: JSX.Element) => {
