@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { Conflict, detailAt, NotFound, PayloadTooLarge } from "../domain/Errors.js"
 import type { WorkspaceId } from "../domain/Principal.js"
 import { BlobStorage } from "../storage/BlobStorage.js"
+import { isStoreUnavailable } from "../storage/Errors.js"
 import { ClipNeeds } from "./ClipNeeds.js"
 import { storageBlock as blockOf } from "./StorageBlock.js"
 import { type HeldClipRow, StorageRepo } from "./StorageRepo.js"
@@ -36,11 +37,23 @@ const make = Effect.gen(function*() {
       Effect.map((a) => clipsShareBytes(a.storageMb, a.mediaSharePercent))
     )
 
-  /** Blobs go once the transaction that marked them removed has committed; a missing blob is fine. */
-  const dropBlobs = (removed: ReadonlyArray<HeldClipRow>) =>
-    Effect.forEach(removed, (clip) => blobs.delete(clip.blobKey), { discard: true }).pipe(
-      Effect.as(removed.map((clip) => clip.id))
+  /**
+   * Blobs go once the transaction that marked them removed has committed; a missing blob is fine. With the object
+   * store down the file stays for the orphan sweep (its clip is no longer stored): the removal is decided, and a render
+   * announcing its end (which keeps its clips here) must not die with it and leave its jobs unheard.
+   */
+  const dropBlob = (clip: HeldClipRow) =>
+    blobs.delete(clip.blobKey).pipe(
+      Effect.catchAllDefect((defect) =>
+        isStoreUnavailable(defect)
+          ? Effect.logWarning("A removed clip's file stays for the orphan sweep: the object store is down").pipe(
+            Effect.annotateLogs({ clipId: clip.id, blobKey: clip.blobKey, reason: defect.reason })
+          )
+          : Effect.die(defect)
+      )
     )
+  const dropBlobs = (removed: ReadonlyArray<HeldClipRow>) =>
+    Effect.forEach(removed, dropBlob, { discard: true }).pipe(Effect.as(removed.map((clip) => clip.id)))
 
   /** Inside `repo.locked`: removes the oldest kept clips until those left plus `incoming` fit in `share`. */
   /**

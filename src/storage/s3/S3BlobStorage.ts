@@ -1,14 +1,16 @@
-import { DeleteObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3"
+import { DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3"
 import { Upload } from "@aws-sdk/lib-storage"
 import { NodeStream } from "@effect/platform-node"
 import { Clock, Effect, identity, Option, Stream } from "effect"
 import * as crypto from "node:crypto"
 import * as fs from "node:fs"
+import * as fsp from "node:fs/promises"
+import { Transform } from "node:stream"
 import { pipeline } from "node:stream/promises"
 import { isValidKey } from "../BlobKey.js"
 import type { BlobStorageService, ByteRange } from "../BlobStorage.js"
 import { BlobCorrupt, BlobNotFound, BlobTooLarge } from "../Errors.js"
-import { hashFile, removeQuietly } from "../Files.js"
+import { removeQuietly } from "../Files.js"
 import { makeS3Calls, makeVersionMemo } from "./S3Calls.js"
 import { storeDefect } from "./S3Faults.js"
 import { makeTempFiles } from "./TempFiles.js"
@@ -25,6 +27,23 @@ export interface S3StoreOptions {
 /** Parts of a multipart upload: at most `PART_BYTES × QUEUE` of an upload is in memory at once, whatever its size. */
 const PART_BYTES = 8 * 1024 * 1024
 const QUEUE = 2
+/** The most one PUT may carry (S3's limit is 5 GiB); a larger finished file goes up in parts. */
+const SINGLE_PUT_BYTES = 4 * 1024 * 1024 * 1024
+
+/** A file's bytes as a stream that hashes what passes through it; `digest` once the stream has been read to its end. */
+const hashingReader = (file: string) => {
+  const hash = crypto.createHash("sha256")
+  const source = fs.createReadStream(file)
+  const body = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      hash.update(chunk)
+      callback(null, chunk)
+    }
+  })
+  source.on("error", (e) => body.destroy(e))
+  body.on("close", () => source.destroy())
+  return { body: source.pipe(body), digest: () => hash.digest("hex") }
+}
 
 const validRange = (r: ByteRange) =>
   Number.isSafeInteger(r.start) && Number.isSafeInteger(r.end) && r.start >= 0 && r.end >= r.start
@@ -80,25 +99,31 @@ export const makeS3BlobStorage = (options: S3StoreOptions): Effect.Effect<BlobSt
       return { key, byteSize, sha256 }
     })
 
-    /** Hashed first (a local read is quick), then uploaded straight from the file. */
+    /**
+     * A finished file of known size goes up as one PUT streamed from disk and hashed on the way (one read of the file,
+     * one write on the store's side: a multipart upload makes the store stitch its parts together, copying the whole
+     * object again). A file past what one PUT takes goes up in parts. Either way the object appears whole or not at all.
+     */
     const putFile = Effect.fn("BlobStorage.putFile")(function*(key: string, sourcePath: string) {
       yield* Effect.annotateCurrentSpan("blob.key", key)
       const Key = yield* objectKey(key)
-      const { byteSize, sha256 } = yield* Effect.promise(() => hashFile(sourcePath))
-      const done = yield* Effect.acquireUseRelease(
-        Effect.sync(() => fs.createReadStream(sourcePath)),
-        (Body) =>
-          call((signal) => {
-            const params = { Bucket, Key, Body, ContentLength: byteSize }
+      const { size } = yield* Effect.promise(() => fsp.stat(sourcePath))
+      const single = size <= SINGLE_PUT_BYTES
+      const { done, sha256 } = yield* Effect.acquireUseRelease(
+        Effect.sync(() => hashingReader(sourcePath)),
+        ({ body, digest }) =>
+          call((abortSignal) => {
+            const params = { Bucket, Key, Body: body, ContentLength: size }
+            if (single) return client.send(new PutObjectCommand(params), { abortSignal })
             const upload = new Upload({ client, params, partSize: PART_BYTES, queueSize: QUEUE })
-            signal.addEventListener("abort", () => void upload.abort())
+            abortSignal.addEventListener("abort", () => void upload.abort())
             return upload.done()
-          }),
-        (Body) => Effect.sync(() => Body.destroy())
+          }).pipe(Effect.map((done) => ({ done, sha256: digest() }))),
+        ({ body }) => Effect.sync(() => body.destroy())
       )
-      if (done.ETag !== undefined) verified.remember(key, `${done.ETag}:${byteSize}:${sha256}`)
+      if (done.ETag !== undefined) verified.remember(key, `${done.ETag}:${size}:${sha256}`)
       yield* Effect.promise(() => removeQuietly(sourcePath))
-      return { key, byteSize, sha256 }
+      return { key, byteSize: size, sha256 }
     })
 
     const stat = Effect.fn("BlobStorage.stat")(function*(key: string) {
