@@ -2,6 +2,7 @@
  * s3rver as its own process for `npm run bench:storage`: the store's memory and CPU stay out of the measured
  * process, as a real store's would. Serves bucket `clipwright-test` on 127.0.0.1:$PORT from $S3_DIR; prints ready.
  */
+import "../../test/storage/AtomicS3rver.js"
 import S3rver from "s3rver"
 import { TEST_BUCKET } from "../../test/storage/S3Harness.js"
 

@@ -1,6 +1,7 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import "./AtomicS3rver.js"
 import S3rver from "s3rver"
 
 export const TEST_BUCKET = "clipwright-test"
