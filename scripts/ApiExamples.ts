@@ -1,6 +1,6 @@
 // Example values made from JSON Schemas of the OpenAPI document, for docs/api.md: a request body that has every
 // required field, and an answer with every field, lists of one item, deep nesting cut to its required fields.
-import { INSTANT, numberFor, payload, recordKey, stringFor, wholeFor } from "./ExampleValues.js"
+import { instantFor, numberFor, payload, recordKey, stringFor, wholeFor } from "./ExampleValues.js"
 
 export interface Schema {
   readonly $ref?: string
@@ -51,7 +51,7 @@ const fits = (schema: Schema, value: string) =>
   value.length >= (schema.minLength ?? 0) && value.length <= (schema.maxLength ?? Infinity)
 
 const stringExample = (schema: Schema, parent: string, name: string): string => {
-  if (schema.format === "date-time") return INSTANT
+  if (schema.format === "date-time") return instantFor(name)
   if (schema.format === "uri") return stringFor(parent, name, false) ?? "https://clipwright.example/"
   const colour = schema.pattern?.includes("#") === true
   const known = stringFor(parent, name, colour)
@@ -87,7 +87,7 @@ const example = (
   if (schema.examples !== undefined && schema.examples.length > 0) return schema.examples[0]
   if (schema.example !== undefined) return schema.example
   if (schema.const !== undefined) return schema.const
-  if (wholeFor(name) !== undefined) return wholeFor(name)
+  if (wholeFor(parent, name) !== undefined) return wholeFor(parent, name)
   if (schema.enum !== undefined && schema.enum.length > 0) return schema.enum.find((v) => v !== null) ?? null
   const choices = schema.anyOf ?? schema.oneOf
   if (choices !== undefined) {
