@@ -1,7 +1,7 @@
 // Turns the OpenAPI document into docs/api.md: every route under its section, with its summary, description,
-// credential, parameters, an example call and answer, and its error codes. The examples are made from the schemas, so
-// they change when the API does; `npm run docs:api` writes the file and test/docs/api-reference.test.ts fails when
-// the committed file is not what the document gives.
+// credential, parameters, an example call and answer, and its error codes. The examples are made from the schemas
+// (scripts/ApiExamples.ts), so they change when the API does; `npm run docs:api` writes the file and
+// test/docs/api-reference.test.ts fails when the committed file is not what the document gives.
 import { parameterExample, requestExample, responseExample, type Schema } from "./ApiExamples.js"
 
 interface Parameter {
@@ -198,10 +198,12 @@ export const apiReference = (document: OpenApiDocument): string => {
     "Every node serves this reference interactively at `/docs` (for example http://localhost:8080/docs) and the",
     "OpenAPI document itself at `/v1/openapi.json`; this page is written from the same document. `npm run lint:openapi`",
     "lints the document with `@redocly/cli lint` (recommended rules, warnings as errors, `redocly.yaml`); `npm test`",
-    "runs it. The examples are made from the schemas: `$KEY` is an API key, `$ADMIN_TOKEN` the admin token, `$SESSION`",
-    "the value of a signed-in person's `clipwright_session` cookie (the owner-only routes take nothing else), and an",
-    "upper-case variable stands for the path parameter of that name. What the error codes mean, and when to retry, is",
-    "in [docs/integrating.md](integrating.md#errors-and-retries).",
+    "runs it. The examples are made from the schemas (a schema's own example where it has one, else a value for the",
+    "field's name: the shipped Market move template, its feed and a stream, ULIDs as the service draws them), and",
+    "test/docs/api-examples.test.ts decodes each with its route's schemas. `$KEY` is an API key, `$ADMIN_TOKEN` the",
+    "admin token, `$SESSION` the value of a signed-in person's `clipwright_session` cookie (the owner-only routes take",
+    "nothing else), and an upper-case variable stands for the path parameter of that name. What the error codes mean,",
+    "and when to retry, is in [docs/integrating.md](integrating.md#errors-and-retries).",
     "",
     ...contents,
     "",
