@@ -94,7 +94,9 @@ const numbers: Record<string, number> = {
   maxLength: 80,
   maxItems: 6,
   seats: 5,
-  renders: 500,
+  storageMb: 2048,
+  extraCeiling: 200,
+  renders: 20,
   renderAllowance: 500
 }
 
