@@ -1,8 +1,8 @@
 // Turns the OpenAPI document into docs/api.md: every route under its section, with its summary, description,
-// credential, parameters, an example call and answer, and its error codes. The examples are made from the schemas, so
-// they change when the API does; `npm run docs:api` writes the file and test/docs/api-reference.test.ts fails when
-// the committed file is not what the document gives.
-import { requestExample, responseExample, type Schema } from "./ApiExamples.js"
+// credential, parameters, an example call and answer, and its error codes. The examples are made from the schemas
+// (scripts/ApiExamples.ts), so they change when the API does; `npm run docs:api` writes the file and
+// test/docs/api-reference.test.ts fails when the committed file is not what the document gives.
+import { parameterExample, requestExample, responseExample, type Schema } from "./ApiExamples.js"
 
 interface Parameter {
   readonly name: string
@@ -70,6 +70,9 @@ const credential = (path: string, op: Operation): { readonly text: string; reado
   }
 }
 
+/** The group an operation belongs to (`streams` of `streams.create`): the first word of its example values. */
+const group = (op: Operation) => op.operationId?.split(".")[0] ?? ""
+
 const bodyType = (op: Operation) => Object.keys(op.requestBody?.content ?? {})[0]
 
 // A route answering several successes shows its main one: what it made (201) or took (202) before a repeat's 200.
@@ -94,7 +97,9 @@ const exampleCall = (method: string, path: string, op: Operation, document: Open
   // A signed URL is nothing without its signature: all of its parameters are shown.
   const signed = query.some((p) => p.name === "sig")
   const required = query.filter((p) => p.required === true || signed)
-  const search = required.length === 0 ? "" : `?${required.map((p) => `${p.name}=…`).join("&")}`
+  const search = required.length === 0
+    ? ""
+    : `?${required.map((p) => `${p.name}=${parameterExample(p.schema, document, p.name)}`).join("&")}`
   const parts = [`curl -s${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "localhost:8080${url}${search}"`]
   const { header } = credential(path, op)
   if (header !== undefined) parts.push(`-H "${header}"`)
@@ -102,7 +107,7 @@ const exampleCall = (method: string, path: string, op: Operation, document: Open
   if (type === "application/json") {
     const schema = op.requestBody?.content?.[type]?.schema
     parts.push(`-H "content-type: application/json"`)
-    parts.push(`-d '${JSON.stringify(requestExample(schema, document)).replace(/'/g, "'\\''")}'`)
+    parts.push(`-d '${JSON.stringify(requestExample(schema, document, group(op))).replace(/'/g, "'\\''")}'`)
   } else if (type === "multipart/form-data") {
     parts.push("-F file=@logo.png")
   }
@@ -135,7 +140,7 @@ const answer = (op: Operation, document: OpenApiDocument): Array<string> => {
   const [type, content] = Object.entries(response.content ?? {})[0] ?? []
   if (type === undefined) return [`Answers \`${status}\` with no body.`, ""]
   if (type !== "application/json") return [`Answers \`${status}\` with \`${type}\`.`, ""]
-  return [`Answers \`${status}\`:`, "", "```json", responseExample(content?.schema, document), "```", ""]
+  return [`Answers \`${status}\`:`, "", "```json", responseExample(content?.schema, document, group(op)), "```", ""]
 }
 
 const parameterLines = (op: Operation) => {
@@ -193,10 +198,12 @@ export const apiReference = (document: OpenApiDocument): string => {
     "Every node serves this reference interactively at `/docs` (for example http://localhost:8080/docs) and the",
     "OpenAPI document itself at `/v1/openapi.json`; this page is written from the same document. `npm run lint:openapi`",
     "lints the document with `@redocly/cli lint` (recommended rules, warnings as errors, `redocly.yaml`); `npm test`",
-    "runs it. The examples are made from the schemas: `$KEY` is an API key, `$ADMIN_TOKEN` the admin token, `$SESSION`",
-    "the value of a signed-in person's `clipwright_session` cookie (the owner-only routes take nothing else), and an",
-    "upper-case variable stands for the path parameter of that name. What the error codes mean, and when to retry, is",
-    "in [docs/integrating.md](integrating.md#errors-and-retries).",
+    "runs it. The examples are made from the schemas (a schema's own example where it has one, else a value for the",
+    "field's name: the shipped Market move template, its feed and a stream, ULIDs as the service draws them), and",
+    "test/docs/api-examples.test.ts decodes each with its route's schemas. `$KEY` is an API key, `$ADMIN_TOKEN` the",
+    "admin token, `$SESSION` the value of a signed-in person's `clipwright_session` cookie (the owner-only routes take",
+    "nothing else), and an upper-case variable stands for the path parameter of that name. What the error codes mean,",
+    "and when to retry, is in [docs/integrating.md](integrating.md#errors-and-retries).",
     "",
     ...contents,
     "",

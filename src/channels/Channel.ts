@@ -36,10 +36,26 @@ const fields = {
   syndicationToken: opt(SyndicationToken)
 }
 
-export const CreateChannelBody = Schema.NullOr(Schema.Struct(fields))
+// Every field is optional and `posting` takes only the surface's switches, so an example built from the schema
+// alone would be refused; these are calls the service takes (shown in /docs and docs/api.md).
+export const CreateChannelBody = Schema.NullOr(
+  Schema.Struct(fields).annotations({
+    examples: [{
+      name: "Acme Coffee Shorts",
+      surface: "youtube-shorts",
+      locale: "en",
+      brandId: "01JD5K3Q8W2M0B7N4C6V9X1Z3R",
+      approval: "NONE",
+      deliverByWebhook: true,
+      posting: { allowComments: true }
+    }]
+  })
+)
 export type CreateChannelBody = NonNullable<typeof CreateChannelBody.Type>
 
-export const UpdateChannelBody = Schema.Struct({ ...fields, enabled: opt(Schema.Boolean) })
+export const UpdateChannelBody = Schema.Struct({ ...fields, enabled: opt(Schema.Boolean) }).annotations({
+  examples: [{ approval: "PER_POST", posting: { allowComments: false } }]
+})
 export type UpdateChannelBody = typeof UpdateChannelBody.Type
 
 export const Posting = Schema.Record({ key: Schema.String, value: Schema.Boolean })

@@ -3459,7 +3459,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a string matching the pattern ^st_[0-9a-f]{12}$ */
+                    /**
+                     * @description a string matching the pattern ^st_[0-9a-f]{12}$
+                     * @example st_015711ef0981
+                     */
                     id?: string;
                     /**
                      * maxLength(120)
@@ -4007,9 +4010,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a string matching the pattern ^st_[0-9a-f]{12}$ */
+                    /**
+                     * @description a string matching the pattern ^st_[0-9a-f]{12}$
+                     * @example st_015711ef0981
+                     */
                     streamId: string;
-                    /** @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$ */
+                    /**
+                     * @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$
+                     * @example 01JD5K3Q8W2M0B7N4C6V9X1Z3R
+                     */
                     eventId: string;
                     occurredAt: string;
                     locale?: string;
@@ -4147,9 +4156,15 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a string matching the pattern ^st_[0-9a-f]{12}$ */
+                    /**
+                     * @description a string matching the pattern ^st_[0-9a-f]{12}$
+                     * @example st_015711ef0981
+                     */
                     streamId: string;
-                    /** @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$ */
+                    /**
+                     * @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$
+                     * @example 01JD5K3Q8W2M0B7N4C6V9X1Z3R
+                     */
                     eventId: string;
                     occurredAt: string;
                     locale?: string;
@@ -4251,7 +4266,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$ */
+                    /**
+                     * @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$
+                     * @example 01JD5K3Q8W2M0B7N4C6V9X1Z3R
+                     */
                     eventId: string;
                     occurredAt: string;
                     /** @enum {string} */
@@ -4377,7 +4395,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$ */
+                    /**
+                     * @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$
+                     * @example 01JD5K3Q8W2M0B7N4C6V9X1Z3R
+                     */
                     eventId: string;
                     occurredAt: string;
                     /** @enum {string} */
@@ -4478,7 +4499,10 @@ export interface operations {
                 "application/json": {
                     sourceSlug: string;
                     formatSlug: string;
-                    /** @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$ */
+                    /**
+                     * @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$
+                     * @example 01JD5K3Q8W2M0B7N4C6V9X1Z3R
+                     */
                     eventId: string;
                     occurredAt: string;
                     locale?: string;
@@ -4589,7 +4613,10 @@ export interface operations {
                 "application/json": {
                     sourceSlug: string;
                     formatSlug: string;
-                    /** @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$ */
+                    /**
+                     * @description a string matching the pattern ^[0-9A-HJKMNP-TV-Z]{26}$
+                     * @example 01JD5K3Q8W2M0B7N4C6V9X1Z3R
+                     */
                     eventId: string;
                     occurredAt: string;
                     locale?: string;
@@ -13745,7 +13772,10 @@ export interface operations {
                      * @description a string at most 120 character(s) long
                      */
                     name: string;
-                    /** @description a string matching the pattern ^[^@\s]+@[^@\s]+$ */
+                    /**
+                     * @description a string matching the pattern ^[^@\s]+@[^@\s]+$
+                     * @example dana@acme.example
+                     */
                     ownerEmail?: string;
                 };
             };
@@ -14123,7 +14153,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description a string matching the pattern ^[^@\s]+@[^@\s]+$ */
+                    /**
+                     * @description a string matching the pattern ^[^@\s]+@[^@\s]+$
+                     * @example dana@acme.example
+                     */
                     email: string;
                     /** @enum {string} */
                     role: "owner" | "operations" | "member";

@@ -9,4 +9,4 @@ export const isInstant = (text: string): boolean => zoned.test(text) && !Number.
 /** Text that is an ISO 8601 instant with a zone (kept as written). */
 export const InstantText = Schema.String.pipe(
   Schema.filter(isInstant, { message: () => "an ISO 8601 instant with a zone, such as 2026-11-23T08:30:00Z" })
-)
+).annotations({ examples: ["2026-11-23T08:30:00Z"] })

@@ -7,6 +7,7 @@ import { MemberRole } from "./Member.js"
 
 export const AccountPath = Schema.Struct({ accountId: WorkspaceId })
 const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: () => "an email address" }))
+  .annotations({ examples: ["dana@acme.example"] })
 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(

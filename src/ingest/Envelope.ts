@@ -6,7 +6,7 @@ import { isLocale } from "../templates/Locales.js"
 
 export const EventId = Schema.String.pipe(
   Schema.pattern(/^[0-9A-HJKMNP-TV-Z]{26}$/, { message: () => "a ULID: 26 Crockford base32 characters, upper case" })
-)
+).annotations({ examples: ["01JD5K3Q8W2M0B7N4C6V9X1Z3R"] })
 
 /** An ISO 8601 instant; decoded to its UTC form, so one instant is one value however it was written. */
 export const Instant = Schema.transform(
@@ -17,7 +17,7 @@ export const Instant = Schema.transform(
 
 export const Locale = Schema.String.pipe(
   Schema.filter(isLocale, { message: () => "an ISO 639-1 language code, or zh-CN, zh-TW or pt-BR" })
-)
+).annotations({ examples: ["en"] })
 
 const DataObject = Schema.Record({ key: Schema.String, value: Schema.Unknown }).annotations({
   message: () => "an object: the event's content"

@@ -47,6 +47,9 @@ export const ChangePackageBody = Schema.Struct({
   scheduledFor: opt(ScheduledFor),
   data: opt(PackageData),
   state: opt(Schema.Literal("CANCELLED"))
+}).annotations({
+  // Every field is optional and `state` cancels the item, so the all-fields example would cancel what it edits.
+  examples: [{ title: "Where the markets opened", scheduledFor: "2026-12-02T08:30:00Z" }]
 })
 export type ChangePackageBody = typeof ChangePackageBody.Type
 

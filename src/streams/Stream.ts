@@ -2,7 +2,7 @@ import { Schema } from "effect"
 
 export const StreamId = Schema.String.pipe(
   Schema.pattern(/^st_[0-9a-f]{12}$/, { message: () => "a stream id: st_ followed by 12 lowercase hex characters" })
-)
+).annotations({ examples: ["st_015711ef0981"] })
 
 export const Coercion = Schema.Literal("string", "number", "integer", "boolean", "iso-date")
 
