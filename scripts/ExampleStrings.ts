@@ -173,9 +173,6 @@ export const strings: Record<string, string> = {
   to: "dana@acme.example",
   sig: "2f1c9a0b7e",
   exp: "1796112000",
-  channelIds: "01JD5K3Q8W2M0B7N4C6V9X1Z3R",
-  jobIds: "01JD5K3Q8W2M0B7N4C6V9X1Z3R",
-  postIds: "01JD5K3Q8W2M0B7N4C6V9X1Z3R",
   templateIds: "tpl_3a7c91e04b5d",
   backgroundKind: "color",
   badgeKind: "text"

@@ -5,6 +5,24 @@ import { marketMove } from "../src/templates/shipped/MarketMove.js"
 import { strings } from "./ExampleStrings.js"
 
 export const ULID = "01JD5K3Q8W2M0B7N4C6V9X1Z3R"
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+/**
+ * A ULID of the same morning for each kind of id (`channelId`, `jobId`, …; `id` takes its parent's name), so a
+ * channel's id is the same wherever it appears and differs from a job's.
+ */
+export const ulidFor = (kind: string): string => {
+  let seed = 2166136261
+  for (const char of kind.replace(/Ids?$/, "").replace(/s$/, "")) {
+    seed = Math.imul(seed ^ char.charCodeAt(0), 16777619) >>> 0
+  }
+  let random = ""
+  for (let i = 0; i < 16; i++) {
+    seed = Math.imul(seed ^ (seed >>> 15), 2246822519) >>> 0
+    random += CROCKFORD[seed % 32]
+  }
+  return ULID.slice(0, 10) + random
+}
 export const INSTANT = "2026-12-01T08:00:00Z"
 const SIGNED_URL =
   "https://clipwright.example/v1/assets/01JD5K3Q8W2M0B7N4C6V9X1Z3R/download?exp=1796112000&sig=2f1c9a0b7e"
@@ -109,7 +127,8 @@ export const stringFor = (parent: string, name: string, colour: boolean): string
   if (colour) return lookup(colours, parent, name) ?? "#2EC4B6"
   const known = lookup(strings, parent, name) ?? lookup(colours, parent, name)
   if (known !== undefined) return known
-  if (name === "id" || /Id$/.test(name)) return ULID
+  if (name === "id") return ulidFor(parent)
+  if (/Ids?$/.test(name)) return ulidFor(name)
   if (/[a-z]At$/.test(name) || ["scheduledFor", "until", "since", "at", "stageSince"].includes(name)) {
     return instantFor(name)
   }
@@ -151,7 +170,7 @@ export const wholeFor = (parent: string, name: string): unknown => lookup(wholes
 export const payload = (): unknown => PAYLOAD
 
 /** The key a record of this name shows: an id for records keyed by one, else a locale (a file per locale). */
-export const recordKey = (name: string): string => strings[`${name}.key`] ?? (/Id$/.test(name) ? ULID : "en")
+export const recordKey = (name: string): string => strings[`${name}.key`] ?? (/Id$/.test(name) ? ulidFor(name) : "en")
 
 /** A number for the field, where one is known. */
 export const numberFor = (parent: string, name: string): number | undefined => lookup(numbers, parent, name)
