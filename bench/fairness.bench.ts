@@ -80,7 +80,8 @@ printReport([
   "",
   "Where the pace goes: a render's median drawing time and how many renders drew at once on average (their drawing",
   "time over the span; the slots are the most), A's flood alone and with B's events among it; and the pace while work",
-  "waited for every slot (videos finished until the last one was handed a slot), without the tail of the last videos.",
+  "waited for every slot (videos finished until the last one was handed a slot), without the tail of the last videos;",
+  "and the slots' busy share while work waited (their drawing time until then over the slots of the cluster).",
   table(
     [
       "nodes",
@@ -88,7 +89,8 @@ printReport([
       "one render ms flooded",
       "drawing at once alone",
       "drawing at once flooded",
-      "pace while work waited: alone, flooded videos/min (ratio)"
+      "pace while work waited: alone, flooded videos/min (ratio)",
+      "slots busy while work waited: alone, flooded"
     ],
     results.map((r) => [
       String(r.nodes),
@@ -97,7 +99,8 @@ printReport([
       fmt(r.drawingAtOnceAlone, 2),
       fmt(r.drawingAtOnceFlooded, 2),
       `${fmt(r.perMinuteWhileWaitingAlone, 1)}, ${fmt(r.perMinuteWhileWaitingFlooded, 1)} ` +
-      `(x${fmt(r.perMinuteWhileWaitingFlooded / r.perMinuteWhileWaitingAlone, 3)})`
+      `(x${fmt(r.perMinuteWhileWaitingFlooded / r.perMinuteWhileWaitingAlone, 3)})`,
+      `${fmt(100 * r.busyWhileWaitingAlone, 1)} %, ${fmt(100 * r.busyWhileWaitingFlooded, 1)} %`
     ])
   ),
   "",

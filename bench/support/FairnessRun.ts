@@ -183,17 +183,23 @@ export const renderPace = async (db: BenchDatabase, workspaceIds: ReadonlyArray<
     done_by_last_start: number
     median: number
     drawing: number
+    drawing_while_waiting: number | null
+    slots: number
   }>(
     `WITH r AS (SELECT started_at, finished_at FROM render_jobs
-                 WHERE workspace_id = ANY($1) AND state = 'COMPLETED' AND submitted_at >= $2)
+                 WHERE workspace_id = ANY($1) AND state = 'COMPLETED' AND submitted_at >= $2),
+          w AS (SELECT min(started_at) AS first, max(started_at) AS last FROM r)
      SELECT count(*)::int AS n,
             (extract(epoch FROM min(started_at)) * 1000)::float8 AS first,
             (extract(epoch FROM max(finished_at)) * 1000)::float8 AS last,
             (extract(epoch FROM max(started_at)) * 1000)::float8 AS last_start,
             count(*) FILTER (WHERE finished_at <= (SELECT max(started_at) FROM r))::int AS done_by_last_start,
             (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS median,
-            (sum(extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS drawing
-       FROM r`,
+            (sum(extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS drawing,
+            (sum(extract(epoch FROM least(finished_at, w.last) - greatest(started_at, w.first)))
+               FILTER (WHERE started_at < w.last) * 1000)::float8 AS drawing_while_waiting,
+            (SELECT coalesce(sum(slots), 0)::int FROM render_capacity) AS slots
+       FROM r, w`,
     [workspaceIds, since]
   )
   const spanMs = row!.last - row!.first
@@ -205,7 +211,9 @@ export const renderPace = async (db: BenchDatabase, workspaceIds: ReadonlyArray<
     // with slots idle for lack of work, longer with an odd count on two slots) is not the renderers' pace.
     perMinuteWhileWaiting: waitingMs > 0 ? row!.done_by_last_start / (waitingMs / 60_000) : 0,
     medianRenderMs: row!.median,
-    drawingAtOnce: spanMs > 0 ? row!.drawing / spanMs : 0
+    drawingAtOnce: spanMs > 0 ? row!.drawing / spanMs : 0,
+    // What "taking turns must not cost work" is about: the share of the slots drawing while work waited for them.
+    busyWhileWaiting: waitingMs > 0 && row!.slots > 0 ? (row!.drawing_while_waiting ?? 0) / (waitingMs * row!.slots) : 0
   }
 }
 
@@ -226,6 +234,8 @@ export interface TopologyResult {
   readonly perMinuteWhileWaitingFlooded: number
   readonly drawingAtOnceAlone: number
   readonly drawingAtOnceFlooded: number
+  readonly busyWhileWaitingAlone: number
+  readonly busyWhileWaitingFlooded: number
   readonly floodVideos: number
   readonly refusedStarts: number
 }
@@ -273,6 +283,8 @@ export const runTopology = async (nodeCount: number, batches: number, events: nu
       perMinuteWhileWaitingFlooded: paceFlooded.perMinuteWhileWaiting,
       drawingAtOnceAlone: paceAlone.drawingAtOnce,
       drawingAtOnceFlooded: paceFlooded.drawingAtOnce,
+      busyWhileWaitingAlone: paceAlone.busyWhileWaiting,
+      busyWhileWaitingFlooded: paceFlooded.busyWhileWaiting,
       floodVideos: flood.videos,
       refusedStarts: floodAlone.refusedStarts + flood.refusedStarts
     }
