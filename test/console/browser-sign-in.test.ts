@@ -14,7 +14,7 @@ const OWNER = "owner@browser.test"
 const onNode = (url: string) => `${node.url}${new URL(url).pathname}`
 
 afterAll(async () => {
-  await new Promise((resolve) => otherSite?.close(resolve))
+  if (otherSite !== undefined) await new Promise((resolve) => otherSite.close(resolve))
 })
 
 const { browser, node, sink } = useNode({ label: "console_browser", smtp: true, browser: true })

@@ -122,6 +122,8 @@ const useRig = (options: RigOptions, count: number) => {
   beforeAll(async () => {
     // Chromium starts while the node does.
     const launching = options.browser === true ? launchBrowser() : undefined
+    // Awaited below, once the node is up: a launch that fails sooner is not an unhandled rejection meanwhile.
+    launching?.catch(() => undefined)
     started.db = await createTestDatabase(options.label, options.adminUrl?.())
     if (options.smtp === true) started.sink = await startSmtpSink()
     if (options.receiver !== undefined) {
