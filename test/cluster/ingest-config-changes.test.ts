@@ -1,20 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { type Answer, client, workspaceWithKey } from "../support/Client.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { useDatabase } from "../support/Rig.js"
+import { useNodes } from "../support/Rig.js"
 import { indexClose, MARKET, newEventId } from "../support/Routes.js"
 
-let nodes: Array<TestNode> = []
-
-const db = useDatabase("ingest_config_changes")
-
-afterAll(async () => {
-  await Promise.all(nodes.map((node) => node.stop()))
-})
-
-beforeAll(async () => {
-  nodes = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
-}, 120_000)
+const { nodes } = useNodes({ label: "ingest_config_changes", count: 2 })
 
 /** Sends fresh events through `api` until `done` says the answer shows the change, for at most two seconds. */
 const untilSeen = async (send: () => Promise<Answer>, done: (answer: Answer) => boolean) => {

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, type Answer, call, client, workspaceWithKey } from "../support/Client.js"
 import { query } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { useDatabase } from "../support/Rig.js"
+import type { TestNode } from "../support/Node.js"
+import { useNodes } from "../support/Rig.js"
 import { MARKET, newEventId } from "../support/Routes.js"
 
 // `INGEST_FAULT_SECONDS=30` (npm run test:ingest-faults) is the heavier profile: a longer send window.
@@ -12,17 +12,7 @@ const senders = 15
 const answeredBeforeKill = 15
 const killAfterMs = (sendSeconds * 1000) / 3
 
-let nodes: Array<TestNode> = []
-
-const db = useDatabase("ingest_multinode")
-
-afterAll(async () => {
-  await Promise.all(nodes.map((n) => n.stop()))
-})
-
-beforeAll(async () => {
-  nodes = await Promise.all([0, 1, 2].map(() => startNode({ databaseUrl: db.url })))
-})
+const { db, nodes } = useNodes({ label: "ingest_multinode", count: 3 })
 
 /** A workspace on node 1 with one stream that two channels listen to, and a sending key. */
 const arrange = async (node: TestNode) => {

@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
 import { query } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { useDatabase } from "../support/Rig.js"
+import type { TestNode } from "../support/Node.js"
+import { useNodes } from "../support/Rig.js"
 
-let a: TestNode
-let b: TestNode
-
-const db = useDatabase("multinode")
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()])
-})
-
-beforeAll(async () => {
-  ;[a, b] = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
-})
+const { db, nodes: [a, b] } = useNodes({ label: "multinode", count: 2 })
 
 const streamsSeenBy = async (node: TestNode, key: string) =>
   (await client(node, key).get("/v1/streams")).body.streams.map((s: { id: string }) => s.id).sort()

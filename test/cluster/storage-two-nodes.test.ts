@@ -1,22 +1,19 @@
 import * as crypto from "node:crypto"
 import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { listFiles } from "../storage/helpers.js"
 import { type S3Harness, startS3 } from "../storage/S3Harness.js"
 import { client, OWNER_EMAIL, workspaceWithKey } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
 import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
 import { marketStreamWithChannel, sendMarketEvent, settledJobs } from "../support/Jobs.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import type { TestNode } from "../support/Node.js"
+import { useNodes } from "../support/Rig.js"
 import { upload } from "../support/Uploads.js"
 
 // Two machines' worth of folders: each node its own DATA_DIR, one PostgreSQL and one S3-compatible store (s3rver on
 // loopback). Node A has no render slots, so every render is drawn on B; whatever B stores, A serves, and the other way.
 let s3: S3Harness
-let db: TestDatabase
-let a: TestNode
-let b: TestNode
 
 const scopes = ["*"]
 const sha256 = (bytes: Uint8Array) => crypto.createHash("sha256").update(bytes).digest("hex")
@@ -31,15 +28,13 @@ const bytesAt = async (node: TestNode, pathAndQuery: string, headers: Record<str
 
 beforeAll(async () => {
   s3 = await startS3("two-nodes")
-  db = await createTestDatabase("storage_two_nodes")
-  a = await startNode({ databaseUrl: db.url, env: { ...s3.env("shared"), RENDER_SLOTS: "0" } })
-  b = await startNode({ databaseUrl: db.url, env: { ...s3.env("shared"), RENDER_SLOTS: "1" } })
+  return () => s3.close()
 }, 180_000)
 
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()])
-  await db?.drop()
-  await s3?.close()
+const { db, nodes: [a, b] } = useNodes({
+  label: "storage_two_nodes",
+  count: 2,
+  env: (index) => ({ ...s3.env("shared"), RENDER_SLOTS: String(index) })
 })
 
 describe("two nodes, different DATA_DIRs, one object store", () => {

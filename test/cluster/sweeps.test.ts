@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, describe, expect, it } from "vitest"
 import { client, workspaceWithKey } from "../support/Client.js"
 import { query } from "../support/Database.js"
 import { compactExample, videoBody, waitForExport } from "../support/Exports.js"
 import { marketStreamWithChannel, sendMarketEvent } from "../support/Jobs.js"
 import { startNode, type TestNode } from "../support/Node.js"
-import { useDatabase } from "../support/Rig.js"
+import { useNode } from "../support/Rig.js"
 import { eventually, until } from "../support/Until.js"
 
 // The cluster is meant never to lose a render's Start or a job's news that its render ended; the sweeps are the net
 // for a message lost anyway (src/renders/runner/OrphanRenders.ts, src/publishing/states/UnheardRenderEnds.ts). Here the
 // loss is made by hand: node A has no render slots, so what it sends a render runner waits in storage, where the
 // test marks it answered. A stand-in row in render_capacity lets A take work as if a renderer were in the cluster.
-let nodeA: TestNode
 let nodeB: TestNode | undefined
 
 const scopes = [
@@ -50,15 +49,11 @@ const loseRunnerMessages = async (renderJobId: string) => {
 
 const logsOf = () => nodeA.output() + (nodeB?.output() ?? "")
 
-const db = useDatabase("sweeps")
-
 afterAll(async () => {
-  await Promise.all([nodeA?.stop(), nodeB?.stop()])
+  await nodeB?.stop()
 })
 
-beforeAll(async () => {
-  nodeA = await startNode({ databaseUrl: db.url, env: { RENDER_SLOTS: "0" } })
-})
+const { db, node: nodeA } = useNode({ label: "sweeps", env: { RENDER_SLOTS: "0" } })
 
 describe("the sweeps under the cluster", () => {
   it("tell a job whose render ended without telling it, and the job moves on", async () => {

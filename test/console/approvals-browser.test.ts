@@ -1,35 +1,24 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
 import { content, type Desk, openDesk, until } from "../delivery/HandOverDesk.js"
-import { expectAccessible, launchBrowser, newContext } from "../support/Browser.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { type Receiver, startReceiver } from "../support/Receiver.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { expectAccessible, newContext, screenshot, scrollWidth, signInWithBrowser } from "../support/Browser.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
-let receiver: Receiver
-let browser: Browser
 let desk: Desk
 const REVIEWER = "ops@example.test"
 const VIEWER = "viewer@example.test"
-const SIGN_IN_LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/[A-Za-z0-9_-]+/
-// The docs' pictures are written only when asked (UPDATE_SCREENSHOTS=true), so a test run leaves the checkout as it was.
-const SHOTS = process.env["UPDATE_SCREENSHOTS"] === "true"
-  ? path.resolve(import.meta.dirname, "../../docs/console")
-  : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
+
+// Links carry PUBLIC_BASE_URL (http://localhost:<port>); the browser follows them on the node's loopback address.
+const { browser, db, node, receiver, sink } = useNode({
+  label: "console_approvals",
+  env: { ALLOW_PRIVATE_URLS: "true" },
+  smtp: true,
+  receiver: true,
+  browser: true
+})
 
 beforeAll(async () => {
-  db = await createTestDatabase("console_approvals")
-  sink = await startSmtpSink()
-  receiver = await startReceiver()
-  // Links carry PUBLIC_BASE_URL (http://localhost:<port>); the browser follows them on the node's loopback address.
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true" } })
   desk = await openDesk(node, {
     name: "Morning desk",
     webhookUrl: receiver.url,
@@ -53,37 +42,9 @@ beforeAll(async () => {
     240_000,
     500
   )
-  browser = await launchBrowser()
 }, 300_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await node?.stop()
-  await receiver?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
-
-/** Signs `email` in through the page, as a person does: the form, the emailed link, Continue. */
-const signIn = async (page: Page, email: string, start: string) => {
-  await page.goto(`${node.url}${start}`)
-  expect(new URL(page.url()).pathname).toBe("/console/sign-in")
-  const before = sink.messages.length
-  await page.getByLabel("Email").fill(email)
-  await page.getByRole("button", { name: "Send sign-in link" }).click()
-  // The reviewer's mailbox also gets approval requests: the sign-in email is the one carrying a sign-in link.
-  const mail = await until(
-    "the sign-in email",
-    async () =>
-      sink.messages.slice(before).find((m) => m.envelope.to.includes(email) && SIGN_IN_LINK.test(m.text ?? "")),
-    (found) => found !== undefined,
-    30_000
-  )
-  const url = SIGN_IN_LINK.exec(mail!.text ?? "")![0]
-  await page.goto(`${node.url}${new URL(url).pathname}`)
-  await page.getByRole("button", { name: "Continue" }).click()
-  await page.waitForURL((url) => url.pathname === new URL(start, node.url).pathname)
-}
+const signIn = (page: Page, email: string, start: string) => signInWithBrowser(page, node, sink, email, start)
 
 const requestEmail = () =>
   until(
@@ -120,8 +81,7 @@ describe("the reviewer's console", () => {
 
       await videoReady(page, 1)
       await expectAccessible(page)
-      fs.mkdirSync(SHOTS, { recursive: true })
-      await page.screenshot({ path: path.join(SHOTS, "approval.png"), fullPage: true })
+      await screenshot(page, "approval.png")
 
       await page.getByLabel("Note").fill("Figures checked against the wire.")
       await page.getByRole("button", { name: "Approve", exact: true }).click()
@@ -158,12 +118,12 @@ describe("the reviewer's console", () => {
       // Escaped: the title's markup is text.
       await expect.poll(() => page.getByRole("heading", { name: "Gold <b>slips</b>" }).count()).toBe(1)
       await expectAccessible(page)
-      await page.screenshot({ path: path.join(SHOTS, "approvals.png"), fullPage: true })
+      await screenshot(page, "approvals.png")
 
       await page.goto(`${node.url}/console`)
       await expect.poll(() => page.getByRole("heading", { name: /Waiting for approval/ }).textContent()).toContain("2")
       await expectAccessible(page)
-      await page.screenshot({ path: path.join(SHOTS, "attention.png"), fullPage: true })
+      await screenshot(page, "attention.png")
 
       await page.goto(`${node.url}/console/approvals`)
       for (const box of await page.getByRole("checkbox").all()) await box.check()
@@ -201,7 +161,7 @@ describe("the reviewer's console", () => {
       expect(await page.getByRole("button", { name, exact: true }).count()).toBe(0)
     }
     expect(await page.getByRole("checkbox").count()).toBe(0)
-    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number))
+    expect(await scrollWidth(page))
       .toBeLessThanOrEqual(375)
     await expectAccessible(page)
     expect(problems).toEqual([])

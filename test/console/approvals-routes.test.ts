@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { content, type Desk, openDesk, until } from "../delivery/HandOverDesk.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
 import { formPost, SESSION_COOKIE, signInOverHttp, withSession } from "../support/People.js"
-import { type Receiver, startReceiver } from "../support/Receiver.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
 // The console's approvals pages as HTML, where no script is involved: the Reject button, the channel filter and
 // paging. The browser walk (video, Approve, Approve selected) is approvals-browser.test.ts.
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
-let receiver: Receiver
 let desk: Desk
 let session = ""
 const channel = { reviewed: "", second: "" }
@@ -20,11 +14,14 @@ const REVIEWER = "ops@approvals-routes.test"
 const SENDS = 14
 const PER_PAGE = 25
 
+const { db, node, receiver, sink } = useNode({
+  label: "console_approvals_routes",
+  env: { ALLOW_PRIVATE_URLS: "true" },
+  smtp: true,
+  receiver: true
+})
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_approvals_routes")
-  sink = await startSmtpSink()
-  receiver = await startReceiver()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true" } })
   desk = await openDesk(node, {
     name: "Paged desk",
     webhookUrl: receiver.url,
@@ -47,13 +44,6 @@ beforeAll(async () => {
     500
   )
 }, 420_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await receiver?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 const page = async (path: string) => {
   const answer = await fetch(`${node.url}${path}`, { redirect: "manual", headers: withSession(session) })

@@ -1,18 +1,11 @@
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import type { Browser } from "playwright-core"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { expectAccessible, launchBrowser, newContext } from "../support/Browser.js"
+import { expectAccessible, newContext } from "../support/Browser.js"
 import { admin } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
 import { signInLink } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
-let browser: Browser
 let otherSite: http.Server
 let otherSiteUrl: string
 const OWNER = "owner@browser.test"
@@ -20,12 +13,14 @@ const OWNER = "owner@browser.test"
 /** The emailed link points at PUBLIC_BASE_URL (localhost); the browser reaches the node at its loopback address. */
 const onNode = (url: string) => `${node.url}${new URL(url).pathname}`
 
+afterAll(async () => {
+  if (otherSite !== undefined) await new Promise((resolve) => otherSite.close(resolve))
+})
+
+const { browser, node, sink } = useNode({ label: "console_browser", smtp: true, browser: true })
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_browser")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url } })
   await admin(node).workspace("Browser House", OWNER)
-  browser = await launchBrowser()
   // Another site: a page whose form posts to the console, as a forged request would.
   otherSite = http.createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html" })
@@ -37,14 +32,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => otherSite.listen(0, "localhost", resolve))
   otherSiteUrl = `http://localhost:${(otherSite.address() as AddressInfo).port}/`
 }, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await new Promise((resolve) => otherSite?.close(resolve))
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 describe("signing in with a browser", () => {
   it("asks for a link, continues from the email, works signed in, signs out, and a used link says so", async () => {

@@ -1,12 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { admin, client } from "../support/Client.js"
+import type { client } from "../support/Client.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { formPost, signInOverHttp, withSession } from "../support/People.js"
+import { deskOfThree, formPost, signInOverHttp, withSession } from "../support/People.js"
 import { useNode } from "../support/Rig.js"
 import { MARKET, newEventId } from "../support/Routes.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
-let sink: SmtpSink
 let api: ReturnType<typeof client>
 const sessions = { owner: "", member: "", other: "" }
 const jobs: Array<string> = []
@@ -19,12 +17,7 @@ const OTHER = "other@calendar.test"
 const FIRST = "2027-03-27T23:30:00.000Z"
 const SECOND = "2027-03-28T22:30:00.000Z"
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  return () => sink.stop()
-})
-
-const { db, node } = useNode({ label: "console_calendar", env: () => ({ SMTP_URL: sink.url }) })
+const { db, node, sink } = useNode({ label: "console_calendar", smtp: true })
 
 const data = (headline: string) => ({
   clipData: { headline, subline: "Bullion tops $2,400" },
@@ -32,12 +25,8 @@ const data = (headline: string) => ({
 })
 
 beforeAll(async () => {
-  const a = admin(node)
-  const ws = await a.workspace("Calendar desk", OWNER)
-  api = client(node, (await a.key(ws.accountId, ["*"])).apiKey)
-  expect((await a.post(`/admin/workspaces/${ws.accountId}/members`, { email: MEMBER, role: "member" })).status)
-    .toBe(201)
-  await a.workspace("Elsewhere", OTHER)
+  const ws = await deskOfThree(node, "Calendar desk", { owner: OWNER, member: MEMBER, other: OTHER })
+  api = ws.api
   expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
   const channel = (await api.post("/v1/channels", { name: "Reels <Berlin>" })).body.channel
   const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`, { ...INDEX_CLOSE, templateVariant: "compact" })

@@ -1,40 +1,26 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
 import { type Desk, openDesk, until } from "../delivery/HandOverDesk.js"
-import { expectAccessible, launchBrowser, newContext } from "../support/Browser.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { type Receiver, startReceiver } from "../support/Receiver.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { expectAccessible, newContext, screenshot, scrollWidth, signInWithBrowser } from "../support/Browser.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
-let receiver: Receiver
-let browser: Browser
 let desk: Desk
 let deliveryId: string
 const OPERATOR = "ops@example.test"
 const VIEWER = "viewer@example.test"
-const SIGN_IN_LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/[A-Za-z0-9_-]+/
-// The docs' pictures are written only when asked (UPDATE_SCREENSHOTS=true), so a test run leaves the checkout as it was.
-const SHOTS = process.env["UPDATE_SCREENSHOTS"] === "true"
-  ? path.resolve(import.meta.dirname, "../../docs/console")
-  : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
+
+const { browser, db, node, receiver, sink } = useNode({
+  label: "console_deliveries_browser",
+  // Two attempts a second apart, then the delivery is dead.
+  env: { ALLOW_PRIVATE_URLS: "true", DELIVERY_RETRY_SCHEDULE: "1s" },
+  smtp: true,
+  // Down for maintenance until the test says otherwise; what it answers is markup, shown on the page as text.
+  receiver: () => ({ status: 500, body: { error: "<b>down</b> for maintenance" } }),
+  browser: true
+})
 
 beforeAll(async () => {
-  db = await createTestDatabase("console_deliveries_browser")
-  sink = await startSmtpSink()
-  // Down for maintenance until the test says otherwise; what it answers is markup, shown on the page as text.
-  receiver = await startReceiver(() => ({ status: 500, body: { error: "<b>down</b> for maintenance" } }))
-  // Two attempts a second apart, then the delivery is dead.
-  node = await startNode({
-    databaseUrl: db.url,
-    env: { SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true", DELIVERY_RETRY_SCHEDULE: "1s" }
-  })
   desk = await openDesk(node, {
     name: "Evening desk",
     webhookUrl: receiver.url,
@@ -50,37 +36,9 @@ beforeAll(async () => {
     300
   )
   deliveryId = dead[0]!.id as string
-  browser = await launchBrowser()
 }, 180_000)
 
-afterAll(async () => {
-  await browser?.close()
-  await node?.stop()
-  await receiver?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
-
-/** Signs `email` in through the page, as a person does: the form, the emailed link, Continue. */
-const signIn = async (page: Page, email: string, start: string) => {
-  await page.goto(`${node.url}${start}`)
-  const before = sink.messages.length
-  await page.getByLabel("Email").fill(email)
-  await page.getByRole("button", { name: "Send sign-in link" }).click()
-  const mail = await until(
-    "the sign-in email",
-    async () =>
-      sink.messages.slice(before).find((m) => m.envelope.to.includes(email) && SIGN_IN_LINK.test(m.text ?? "")),
-    (found) => found !== undefined,
-    30_000
-  )
-  await page.goto(`${node.url}${new URL(SIGN_IN_LINK.exec(mail!.text ?? "")![0]).pathname}`)
-  await page.getByRole("button", { name: "Continue" }).click()
-  await page.waitForURL((url) => url.pathname === new URL(start, node.url).pathname)
-}
-
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
+const signIn = (page: Page, email: string, start: string) => signInWithBrowser(page, node, sink, email, start)
 
 describe("the deliveries console", () => {
   it(
@@ -106,8 +64,7 @@ describe("the deliveries console", () => {
       await page.waitForURL((url) => url.searchParams.get("state") === "DEAD")
       expect(await page.getByRole("row").filter({ hasText: "post.publish by webhook" }).count()).toBe(1)
       await expectAccessible(page)
-      fs.mkdirSync(SHOTS, { recursive: true })
-      await page.screenshot({ path: path.join(SHOTS, "deliveries.png"), fullPage: true })
+      await screenshot(page, "deliveries.png")
 
       await page.getByRole("link", { name: /post\.publish by webhook/ }).click()
       await page.waitForURL((url) => url.pathname === `/console/deliveries/${deliveryId}`)
@@ -119,7 +76,7 @@ describe("the deliveries console", () => {
       expect(await page.locator("b").count()).toBe(0)
       expect(await page.getByText(`webhook-id: ${deliveryId}`).count()).toBeGreaterThan(0)
       await expectAccessible(page)
-      await page.screenshot({ path: path.join(SHOTS, "delivery.png"), fullPage: true })
+      await screenshot(page, "delivery.png")
 
       // Still down: the redelivery fails, the page says so and the delivery stays dead.
       await page.getByRole("button", { name: "Redeliver" }).click()

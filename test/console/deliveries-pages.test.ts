@@ -1,32 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { beforeAll, describe, expect, it } from "vitest"
 import { formPost, signInOverHttp, withSession } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 import { FILLER, HOSTILE_ANSWER, HOSTILE_ERROR, HOSTILE_TITLE, seedDeliveries } from "./DeliveriesSeed.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
 let seeded: Awaited<ReturnType<typeof seedDeliveries>>
 const session = { owner: "", member: "" }
 const OWNER = "owner@deliveries.test"
 const MEMBER = "member@deliveries.test"
 
+const { db, node, sink } = useNode({ label: "console_deliveries", smtp: true })
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_deliveries")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url } })
   seeded = await seedDeliveries(node, db.url, OWNER, MEMBER)
   session.owner = await signInOverHttp(node, sink, OWNER)
   session.member = await signInOverHttp(node, sink, MEMBER)
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 const page = async (path: string, who: keyof typeof session = "owner") => {
   const answer = await fetch(`${node.url}${path}`, { redirect: "manual", headers: withSession(session[who]) })

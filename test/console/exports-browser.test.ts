@@ -1,61 +1,30 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import type { Browser, Page } from "playwright-core"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { expectAccessible, launchBrowser, newContext } from "../support/Browser.js"
+import type { Page } from "playwright-core"
+import { beforeAll, describe, expect, it } from "vitest"
+import { expectAccessible, newContext, screenshot, scrollWidth, signInWithBrowser } from "../support/Browser.js"
 import { admin } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { signInLink } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { query } from "../support/Database.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
-let browser: Browser
 let accountId: string
 const OWNER = "owner@studio.test"
-// The docs' pictures are written only when asked (UPDATE_SCREENSHOTS=true), so a test run leaves the checkout as it was.
-const SHOTS = process.env["UPDATE_SCREENSHOTS"] === "true"
-  ? path.resolve(import.meta.dirname, "../../docs/console")
-  : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
 
-beforeAll(async () => {
-  // Chromium starts while the node does.
-  const launching = launchBrowser()
-  db = await createTestDatabase("console_exports_browser")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true" } })
-  const a = admin(node)
-  accountId = (await a.workspace("Studio", OWNER)).accountId
-  await a.post(`/admin/workspaces/${accountId}/members`, { email: "ana@studio.test", role: "operations" })
-  await a.put(`/admin/workspaces/${accountId}/webhook`, { url: "http://127.0.0.1:9/clipwright" })
-  await a.put(`/admin/workspaces/${accountId}/limits`, { extraCeiling: 50 })
-  browser = await launching
-}, 120_000)
-
-afterAll(async () => {
-  await browser?.close()
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
+const { browser, db, node, sink } = useNode({
+  label: "console_exports_browser",
+  env: { ALLOW_PRIVATE_URLS: "true" },
+  smtp: true,
+  browser: true
 })
 
-/** Signs the owner in through the page, as a person does: the form, the emailed link, Continue. */
-const signIn = async (page: Page, start: string) => {
-  await page.goto(`${node.url}${start}`)
-  const before = sink.messages.length
-  await page.getByLabel("Email").fill(OWNER)
-  await page.getByRole("button", { name: "Send sign-in link" }).click()
-  const { token } = await signInLink(sink, OWNER, before, 30_000)
-  await page.goto(`${node.url}/console/sign-in/${token}`)
-  await page.getByRole("button", { name: "Continue" }).click()
-  await page.waitForURL((url) => url.pathname === start)
-}
+beforeAll(async () => {
+  const a = admin(node)
+  accountId = (await a.workspace("Studio", OWNER)).accountId
+  await a.member(accountId, "ana@studio.test", "operations")
+  await a.put(`/admin/workspaces/${accountId}/webhook`, { url: "http://127.0.0.1:9/clipwright" })
+  await a.put(`/admin/workspaces/${accountId}/limits`, { extraCeiling: 50 })
+}, 120_000)
 
-const fitsWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
+/** Signs the owner in through the page, as a person does: the form, the emailed link, Continue. */
+const signIn = (page: Page, start: string) => signInWithBrowser(page, node, sink, OWNER, start)
 
 describe("exports and the workspace in Chromium", () => {
   it("starts an export from a template's example, watches it finish in place, plays it and downloads it", async () => {
@@ -115,18 +84,17 @@ describe("exports and the workspace in Chromium", () => {
     const rows = await query(db.url, "SELECT created_by FROM exports WHERE id = $1", [jobId])
     expect(rows[0]!.created_by).toBe(`user:${OWNER}`)
     await expectAccessible(page)
-    fs.mkdirSync(SHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SHOTS, "export.png"), fullPage: true })
+    await screenshot(page, "export.png")
 
     await page.goto(`${node.url}/console/exports`)
     await expect.poll(() => page.getByRole("link", { name: "Market move compact 1.0.1" }).count()).toBe(1)
     await expectAccessible(page)
-    await page.screenshot({ path: path.join(SHOTS, "exports.png"), fullPage: true })
+    await screenshot(page, "exports.png")
 
     await page.setViewportSize({ width: 375, height: 800 })
     for (const at of ["/console/exports", `/console/exports/${jobId}`]) {
       await page.goto(`${node.url}${at}`)
-      expect(await fitsWidth(page), at).toBeLessThanOrEqual(375)
+      expect(await scrollWidth(page), at).toBeLessThanOrEqual(375)
       await expectAccessible(page)
     }
     expect(problems).toEqual([])
@@ -144,10 +112,10 @@ describe("exports and the workspace in Chromium", () => {
     expect(await page.getByRole("row", { name: /ana@studio\.test Operations/ }).count()).toBe(1)
     await expect.poll(() => page.locator("dd").allTextContents()).toContain("20")
     await expectAccessible(page)
-    await page.screenshot({ path: path.join(SHOTS, "workspace.png"), fullPage: true })
+    await screenshot(page, "workspace.png")
     await page.setViewportSize({ width: 375, height: 800 })
     await page.reload()
-    expect(await fitsWidth(page)).toBeLessThanOrEqual(375)
+    expect(await scrollWidth(page)).toBeLessThanOrEqual(375)
     await expectAccessible(page)
     expect(problems).toEqual([])
     await context.close()

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, call, client } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { compactExample, MARKET } from "../support/Exports.js"
-import { startNode, type TestNode } from "../support/Node.js"
 import { formPost, signInOverHttp, withSession } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
 let home: { accountId: string }
 let example: Record<string, unknown>
 const OPS = "ops@exports.test"
@@ -36,25 +32,17 @@ const start = async (sessionId: string, fields: Record<string, string>) => {
 const stored = async () =>
   (await query(db.url, "SELECT count(*)::int AS n FROM exports WHERE workspace_id = $1", [home.accountId]))[0]!.n
 
+const { db, node, sink } = useNode({ label: "console_exports", smtp: true })
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_exports")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url } })
   const a = admin(node)
   home = await a.workspace("Exports desk", "owner@exports.test")
   await a.workspace("Elsewhere", STRANGER)
-  for (const [email, role] of [[OPS, "operations"], [MEMBER, "member"]] as const) {
-    expect((await a.post(`/admin/workspaces/${home.accountId}/members`, { email, role })).status).toBe(201)
-  }
+  await a.member(home.accountId, OPS, "operations")
+  await a.member(home.accountId, MEMBER, "member")
   example = await compactExample(client(node))
   for (const email of [OPS, MEMBER, STRANGER]) sessions[email] = await signInOverHttp(node, sink, email)
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 describe("/console/exports", () => {
   it("offers every cleared template and prefills the chosen build's example and shapes", async () => {

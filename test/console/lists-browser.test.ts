@@ -1,41 +1,22 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import type { Browser, BrowserContext, Page } from "playwright-core"
+import type { BrowserContext, Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { content, listeningChannel, newList } from "../queues/QueueDesk.js"
-import { expectAccessible, launchBrowser } from "../support/Browser.js"
+import { expectAccessible, newContext, screenshot, scrollWidth, signInWithBrowser } from "../support/Browser.js"
 import { admin, client } from "../support/Client.js"
-import { type Receiver, startReceiver } from "../support/Receiver.js"
 import { useNode } from "../support/Rig.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
-let sink: SmtpSink
-let receiver: Receiver
-let browser: Browser
 let listId = ""
 /** The signed-in browser's cookies (session and zone), shared by the second test instead of a second sign-in. */
 let signedIn: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined
 const OWNER = "owner@lists.test"
 const ZONE = "America/New_York"
-const SIGN_IN_LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/[A-Za-z0-9_-]+/
-const SHOTS = process.env["UPDATE_SCREENSHOTS"] === "true"
-  ? path.resolve(import.meta.dirname, "../../docs/console")
-  : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  receiver = await startReceiver()
-  return async () => {
-    await browser?.close()
-    await receiver.stop()
-    await sink.stop()
-  }
-})
-
-const { node } = useNode({
+const { browser, node, receiver, sink } = useNode({
   label: "console_lists_browser",
-  env: () => ({ SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true" })
+  env: { ALLOW_PRIVATE_URLS: "true" },
+  smtp: true,
+  receiver: true,
+  browser: true
 })
 
 beforeAll(async () => {
@@ -46,46 +27,19 @@ beforeAll(async () => {
   expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
   listId = (await newList(api, "Morning <markets>")).id
   await listeningChannel(api, listId, { name: "Reels", deliverByWebhook: true, deliverByEmail: false })
-  browser = await launchBrowser()
 }, 120_000)
 
 /** A context in New York's zone whose pages record CSP violations and script errors in `problems`. */
-const newZonedContext = async () => {
-  const context: BrowserContext = await browser.newContext({
-    timezoneId: ZONE,
-    ...(signedIn === undefined ? {} : { storageState: signedIn })
-  })
-  const problems: Array<string> = []
-  context.on("page", (page) => {
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`)
-    })
-    page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`))
-  })
-  return { context, problems }
-}
+const newZonedContext = () =>
+  newContext(browser, { timezoneId: ZONE, ...(signedIn === undefined ? {} : { storageState: signedIn }) })
 
-const signIn = async (page: Page, start: string) => {
-  await page.goto(`${node.url}${start}`)
-  const before = sink.messages.length
-  await page.getByLabel("Email").fill(OWNER)
-  await page.getByRole("button", { name: "Send sign-in link" }).click()
-  await page.getByText("Check your email").first().waitFor()
-  const messages = await sink.waitFor(before + 1, 30_000)
-  const mail = messages.slice(before).find((m) => m.envelope.to.includes(OWNER))!
-  await page.goto(`${node.url}${new URL(SIGN_IN_LINK.exec(mail.text ?? "")![0]).pathname}`)
-  await page.getByRole("button", { name: "Continue" }).click()
-  await page.waitForURL((url) => url.pathname === start)
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SHOTS, name), fullPage: true })
+const signIn = (page: Page, start: string) => signInWithBrowser(page, node, sink, OWNER, start)
 
 describe("scheduling from the console", () => {
   it("takes the browser's zone, schedules a post seconds ahead, sees it fire and shows it published", async () => {
     const { context, problems } = await newZonedContext()
     const page = await context.newPage()
     await page.setViewportSize({ width: 1280, height: 900 })
-    fs.mkdirSync(SHOTS, { recursive: true })
 
     // zone.js tells the server the browser's zone and the page comes again in it.
     await signIn(page, "/console/calendar")
@@ -116,7 +70,7 @@ describe("scheduling from the console", () => {
     await page.getByRole("status").filter({ hasText: "Scheduled \"Gold from the console\"." }).waitFor()
     expect(await page.getByRole("cell", { name: "Gold from the console", exact: true }).count()).toBe(1)
     await expectAccessible(page)
-    await shot(page, "lists.png")
+    await screenshot(page, "lists.png")
 
     const [call] = await receiver.waitFor(1, 150_000)
     expect(call!.json.type).toBe("post.publish")
@@ -130,12 +84,12 @@ describe("scheduling from the console", () => {
     expect(await entry.textContent()).toContain("Reels · Published (published)")
     expect(await entry.getByRole("link").getAttribute("href")).toMatch(/^\/console\/jobs\/\w+$/)
     await expectAccessible(page)
-    await shot(page, "calendar-week.png")
+    await screenshot(page, "calendar-week.png")
 
     await page.goto(`${node.url}/console/calendar`)
     expect(await page.locator("li.day[aria-current=date] li.entry.published").count()).toBe(1)
     await expectAccessible(page)
-    await shot(page, "calendar-month.png")
+    await screenshot(page, "calendar-month.png")
 
     await page.goto(`${node.url}/console/events`)
     await page.getByRole("link", { name: "Gold from the console" }).click()
@@ -143,7 +97,7 @@ describe("scheduling from the console", () => {
     await expectAccessible(page)
     await page.goto(`${node.url}/console/events`)
     await expectAccessible(page)
-    await shot(page, "events.png")
+    await screenshot(page, "events.png")
     // The browser logs the refused first try (400), which is the page's answer, not a fault.
     expect(problems.filter((p) => !p.includes("status of 400"))).toEqual([])
     await context.close()
@@ -155,7 +109,7 @@ describe("scheduling from the console", () => {
     await page.setViewportSize({ width: 375, height: 800 })
     await page.goto(`${node.url}/console/calendar`)
     await page.getByText(`Times are in ${ZONE}.`).waitFor()
-    expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number))
+    expect(await scrollWidth(page))
       .toBeLessThanOrEqual(375)
     const columns = await page.locator("ol.days").evaluate((el) =>
       (globalThis as any).getComputedStyle(el).gridTemplateColumns as string
@@ -165,7 +119,7 @@ describe("scheduling from the console", () => {
     await expectAccessible(page)
     for (const where of ["/console/lists", `/console/lists/${listId}`, "/console/events"]) {
       await page.goto(`${node.url}${where}`)
-      expect(await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number), where)
+      expect(await scrollWidth(page), where)
         .toBeLessThanOrEqual(375)
       await expectAccessible(page)
     }

@@ -1,12 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest"
 import { packageBody } from "../queues/QueueDesk.js"
-import { admin, client } from "../support/Client.js"
-import { formPost, signInOverHttp, withSession } from "../support/People.js"
+import type { client } from "../support/Client.js"
+import { deskOfThree, formPost, signInOverHttp, withSession } from "../support/People.js"
 import { useNode } from "../support/Rig.js"
 import { MARKET } from "../support/Routes.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
-let sink: SmtpSink
 let api: ReturnType<typeof client>
 let listId = ""
 const sessions = { owner: "", member: "", other: "" }
@@ -15,20 +13,10 @@ const MEMBER = "member@lists.test"
 const OTHER = "other@lists.test"
 const BERLIN = "clipwright_zone=Europe%2FBerlin"
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  return () => sink.stop()
-})
-
-const { node } = useNode({ label: "console_lists", env: () => ({ SMTP_URL: sink.url }) })
+const { node, sink } = useNode({ label: "console_lists", smtp: true })
 
 beforeAll(async () => {
-  const a = admin(node)
-  const ws = await a.workspace("Lists desk", OWNER)
-  api = client(node, (await a.key(ws.accountId, ["*"])).apiKey)
-  expect((await a.post(`/admin/workspaces/${ws.accountId}/members`, { email: MEMBER, role: "member" })).status)
-    .toBe(201)
-  await a.workspace("Elsewhere", OTHER)
+  api = (await deskOfThree(node, "Lists desk", { owner: OWNER, member: MEMBER, other: OTHER })).api
   listId = (await api.post("/v1/queues", { name: "Evening <news>" })).body.queue.id
   sessions.owner = await signInOverHttp(node, sink, OWNER)
   sessions.member = await signInOverHttp(node, sink, MEMBER)

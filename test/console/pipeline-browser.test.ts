@@ -1,47 +1,27 @@
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import type { Browser, Page } from "playwright-core"
+import type { Page } from "playwright-core"
 import { beforeAll, describe, expect, it } from "vitest"
 import { type Desk, openDesk, until } from "../delivery/HandOverDesk.js"
-import { expectAccessible, launchBrowser, newContext } from "../support/Browser.js"
+import { expectAccessible, newContext, screenshot, scrollWidth, signInWithBrowser } from "../support/Browser.js"
 import { query } from "../support/Database.js"
-import { type Receiver, startReceiver } from "../support/Receiver.js"
 import { useNode } from "../support/Rig.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
-let sink: SmtpSink
-let receiver: Receiver
-let browser: Browser
 let desk: Desk
 const OPERATOR = "ops@pipeline.test"
-const SIGN_IN_LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/[A-Za-z0-9_-]+/
-// The docs' pictures are written only when asked (UPDATE_SCREENSHOTS=true), so a test run leaves the checkout as it was.
-const SHOTS = process.env["UPDATE_SCREENSHOTS"] === "true"
-  ? path.resolve(import.meta.dirname, "../../docs/console")
-  : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
 const RENDERING_STAGE = ["accepted", "awaiting rendering", "rendering", "downloading", "scheduled", "publishing"]
 let showInFlight = () => {}
 const shownInFlight = new Promise<void>((resolve) => (showInFlight = resolve))
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
+const { browser, db, node, receiver, sink } = useNode({
+  label: "console_pipeline_browser",
+  env: { ALLOW_PRIVATE_URLS: "true" },
+  smtp: true,
   // The first post.publish waits for the page to have shown the job in flight: on a quiet machine a render and its
   // hand-over can end between two polls, and the row would never be there to see.
-  receiver = await startReceiver(async (call) => {
+  receiver: async (call) => {
     if (call.json?.type === "post.publish") await shownInFlight
     return { status: 200 }
-  })
-  return async () => {
-    await browser?.close()
-    await receiver.stop()
-    await sink.stop()
-  }
-})
-
-const { db, node } = useNode({
-  label: "console_pipeline_browser",
-  env: () => ({ SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true" })
+  },
+  browser: true
 })
 
 beforeAll(async () => {
@@ -51,28 +31,10 @@ beforeAll(async () => {
     members: [{ email: OPERATOR, role: "operations" }]
   })
   await desk.channel({ name: "Shorts", surface: "youtube-shorts", deliverByWebhook: true, deliverByEmail: false })
-  browser = await launchBrowser()
 }, 120_000)
 
 /** Signs the operator in through the page, as a person does: the form, the emailed link, Continue. */
-const signIn = async (page: Page, start: string) => {
-  await page.goto(`${node.url}${start}`)
-  const before = sink.messages.length
-  await page.getByLabel("Email").fill(OPERATOR)
-  await page.getByRole("button", { name: "Send sign-in link" }).click()
-  const mail = await until(
-    "the sign-in email",
-    async () => sink.messages.slice(before).find((m) => m.envelope.to.includes(OPERATOR)),
-    (found) => found !== undefined,
-    30_000
-  )
-  await page.goto(`${node.url}${new URL(SIGN_IN_LINK.exec(mail!.text ?? "")![0]).pathname}`)
-  await page.getByRole("button", { name: "Continue" }).click()
-  await page.waitForURL((url) => url.pathname === start)
-}
-
-const scrollWidth = (page: Page) =>
-  page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)
+const signIn = (page: Page, start: string) => signInWithBrowser(page, node, sink, OPERATOR, start)
 
 describe("the live pipeline", () => {
   it(
@@ -100,8 +62,7 @@ describe("the live pipeline", () => {
       await row.waitFor({ timeout: 60_000 })
       expect(await row.textContent()).toContain("Gold at a record")
       showInFlight()
-      fs.mkdirSync(SHOTS, { recursive: true })
-      await page.screenshot({ path: path.join(SHOTS, "pipeline.png"), fullPage: true })
+      await screenshot(page, "pipeline.png")
       await expectAccessible(page)
       await page.setViewportSize({ width: 375, height: 800 })
       expect(await scrollWidth(page)).toBeLessThanOrEqual(375)
@@ -127,7 +88,7 @@ describe("the live pipeline", () => {
       expect(await page.getByRole("button", { name: "Repost" }).count()).toBe(1)
       expect(await page.getByRole("button", { name: "Update" }).count()).toBe(1)
       await expectAccessible(page)
-      await page.screenshot({ path: path.join(SHOTS, "job.png"), fullPage: true })
+      await screenshot(page, "job.png")
 
       await page.getByRole("button", { name: "Delete" }).click()
       await page.waitForURL((url) => url.searchParams.get("done") === "deleted")

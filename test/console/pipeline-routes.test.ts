@@ -1,32 +1,19 @@
 import { beforeAll, describe, expect, it } from "vitest"
-import { admin, client } from "../support/Client.js"
 import { query } from "../support/Database.js"
 import { INDEX_CLOSE, sendForLater, settledJobs } from "../support/Jobs.js"
-import { formPost, signInOverHttp, withSession } from "../support/People.js"
+import { deskOfThree, formPost, signInOverHttp, withSession } from "../support/People.js"
 import { useNode } from "../support/Rig.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
-let sink: SmtpSink
 let jobId = ""
 const sessions = { owner: "", member: "", other: "" }
 const OWNER = "owner@pipeline.test"
 const MEMBER = "member@pipeline.test"
 const OTHER = "other@pipeline.test"
 
-beforeAll(async () => {
-  sink = await startSmtpSink()
-  return () => sink.stop()
-})
-
-const { db, node } = useNode({ label: "console_pipeline", env: () => ({ SMTP_URL: sink.url }) })
+const { db, node, sink } = useNode({ label: "console_pipeline", smtp: true })
 
 beforeAll(async () => {
-  const a = admin(node)
-  const ws = await a.workspace("Pipeline desk", OWNER)
-  const api = client(node, (await a.key(ws.accountId, ["*"])).apiKey)
-  expect((await a.post(`/admin/workspaces/${ws.accountId}/members`, { email: MEMBER, role: "member" })).status)
-    .toBe(201)
-  await a.workspace("Elsewhere", OTHER)
+  const { api } = await deskOfThree(node, "Pipeline desk", { owner: OWNER, member: MEMBER, other: OTHER })
   expect((await api.post("/v1/brands", { name: "House" })).status).toBe(201)
   const channel = (await api.post("/v1/channels", { name: "Reels <Berlin>" })).body.channel
   const sub = await api.post(`/v1/channels/${channel.id}/subscriptions`, { ...INDEX_CLOSE, templateVariant: "compact" })

@@ -1,28 +1,14 @@
 import { NodeSdk } from "@effect/opentelemetry"
 import { it } from "@effect/vitest"
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { Effect, Layer, Option } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
-import { afterAll, beforeAll, describe, expect } from "vitest"
-import { AppConfig } from "../../src/Config.js"
-import { NodeLive } from "../../src/Server.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { freePort } from "../support/Node.js"
+import { Effect } from "effect"
+import { describe, expect } from "vitest"
+import { inProcessNode } from "../support/InProcessNode.js"
 import { formPost, SESSION_COOKIE, setCookie, signInLink, withSession } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let sink: SmtpSink
-beforeAll(async () => {
-  db = await createTestDatabase("console_spans")
-  sink = await startSmtpSink()
-})
-afterAll(async () => {
-  await sink?.stop()
-  await db?.drop()
-})
+// The node is built in the test, with a span exporter of its own: the rig gives the database and the sink only.
+const { db, sink } = useNode({ label: "console_spans", node: false, smtp: true })
 
 /** Everything a span carries that an exporter would send: name, attributes, events and their attributes. */
 const exported = (span: ReadableSpan) =>
@@ -34,35 +20,16 @@ describe("secrets in traces", () => {
     () =>
       Effect.gen(function*() {
         const exporter = new InMemorySpanExporter()
-        const port = yield* Effect.promise(freePort)
-        const base = `http://127.0.0.1:${port}`
-        const settings = {
-          port,
-          host: "127.0.0.1",
-          databaseUrl: Option.some(db.url),
-          dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-spans-")),
-          publicBaseUrl: base,
-          adminToken: Option.some("spans-admin-token-of-24-chars"),
-          smtpUrl: Option.some(sink.url),
-          allowPrivateUrls: true,
-          deliveryRetrySchedule: "1s",
-          runnerHost: "127.0.0.1",
-          runnerListenHost: "127.0.0.1",
-          runnerPort: yield* Effect.promise(freePort),
-          renderSlots: 1,
-          otlpEndpoint: Option.none(),
-          serviceName: "clipwright-test"
-        }
         const tracing = NodeSdk.layer(() => ({
           resource: { serviceName: "clipwright-test" },
           spanProcessor: new SimpleSpanProcessor(exporter)
         }))
-        yield* Layer.build(NodeLive.pipe(Layer.provide(AppConfig.make(settings)), Layer.provide(tracing)))
-        const node = { url: base }
+        const node = yield* inProcessNode({ databaseUrl: db.url, name: "spans", smtpUrl: sink.url, telemetry: tracing })
+        const base = node.url
         const created = yield* Effect.promise(() =>
           fetch(`${base}/admin/workspaces`, {
             method: "POST",
-            headers: { authorization: "Bearer spans-admin-token-of-24-chars", "content-type": "application/json" },
+            headers: { authorization: `Bearer ${node.adminToken}`, "content-type": "application/json" },
             body: JSON.stringify({ name: "Spans", ownerEmail: "owner@spans.test" })
           })
         )

@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, call } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
+import { query } from "../support/Database.js"
 import { png } from "../support/MediaFiles.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { fillPath, isIdLike, operationsOf } from "../support/OpenApiOperations.js"
+import { fillPath, FIXED_PARAMS, isIdLike, operationsOf } from "../support/OpenApiOperations.js"
 import { formPost, SESSION_COOKIE, setCookie, signInLink, signInOverHttp, withSession } from "../support/People.js"
-import { MARKET } from "../support/Routes.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
 let home: { accountId: string }
 let other: { accountId: string }
 const OWNER = "owner@sessions.test"
@@ -22,18 +17,6 @@ const secrets: Array<string> = []
 
 const v1 = (method: string, path: string, sessionId: string, body?: unknown, extra: Record<string, string> = {}) =>
   call(node.url, method, path, { headers: withSession(sessionId, extra), ...(body === undefined ? {} : { body }) })
-
-/** Values for the path parameters that are not record ids (a slug, a ratio, a slot, a language). */
-const FIXED_PARAMS: Record<string, string> = {
-  source: "markets",
-  format: "index-close",
-  feedId: "fd_4b1e9c2a7d03",
-  ratio: "9x16",
-  slot: "logo",
-  language: "python",
-  platform: "youtube",
-  code: "not_found"
-}
 
 /**
  * Every row the workspace holds, table by table, as text: what a forged request must leave as it was. Sessions are
@@ -64,29 +47,19 @@ const signIn = async (email: string) => {
   return id
 }
 
+const { db, node, sink } = useNode({ label: "console_sessions", smtp: true })
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_sessions")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url } })
   const a = admin(node)
   home = await a.workspace("Home", OWNER)
   other = await a.workspace("Other", "someone@sessions.test")
-  for (
-    const [email, role, ws] of [[OPS, "operations", home], [MEMBER, "member", home], [OWNER, "member", other]] as const
-  ) {
-    const added = await a.post(`/admin/workspaces/${ws.accountId}/members`, { email, role })
-    expect(added.status, added.text).toBe(201)
-  }
+  await a.member(home.accountId, OPS, "operations")
+  await a.member(home.accountId, MEMBER, "member")
+  await a.member(other.accountId, OWNER, "member")
   sessions[OWNER] = await signIn(OWNER)
   sessions[OPS] = await signIn(OPS)
   sessions[MEMBER] = await signIn(MEMBER)
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 describe("a session on /v1", () => {
   it("lets the role decide: owner and Operations write, a member reads", async () => {
@@ -148,13 +121,12 @@ describe("a session on /v1", () => {
     expect(unsafe.length).toBeGreaterThan(40)
     // A real record of the workspace where a route names one by id, so that a forged request would find it.
     const brand = (await v1("GET", "/v1/brands", sessions[OWNER]!)).body.brands[0].id as string
-    const params = { ...FIXED_PARAMS, templateId: MARKET }
     const before = await workspaceRows(home.accountId)
     expect(before["brands"]).toMatchObject({ n: expect.any(Number) })
     expect(before["brands"]).not.toMatchObject({ n: 0 })
     for (const op of unsafe) {
       const path = fillPath(op.path, {
-        ...params,
+        ...FIXED_PARAMS,
         ...Object.fromEntries(op.pathParams.filter(isIdLike).filter((p) => p !== "templateId").map((p) => [p, brand]))
       })
       const forged = await v1(op.method, path, sessions[OWNER]!, {}, { "sec-fetch-site": "cross-site" })

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, call } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
 import { formPost, SESSION_COOKIE, setCookie, signInLink, withSession } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
 let workspaceId: string
 const OWNER = "owner@signin.test"
 
 const get = (path: string, headers: Record<string, string> = {}) =>
   fetch(`${node.url}${path}`, { redirect: "manual", headers })
 
+const { db, node, sink } = useNode({ label: "console_signin", smtp: true })
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_signin")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url } })
   workspaceId = (await admin(node).workspace("Signin <House>", OWNER)).accountId
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 describe("the sign-in pages", () => {
   it("sends a person without a session to sign in, and the form has the contract's labels and a strict CSP", async () => {

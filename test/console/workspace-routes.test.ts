@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { beforeAll, describe, expect, it } from "vitest"
 import { admin, call } from "../support/Client.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
+import { query } from "../support/Database.js"
 import { formPost, signInOverHttp, withSession } from "../support/People.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { useNode } from "../support/Rig.js"
 
-let db: TestDatabase
-let node: TestNode
-let sink: SmtpSink
 let home: { accountId: string }
 let other: { accountId: string }
 const OWNER = "owner@workspace.test"
@@ -27,28 +23,18 @@ const post = async (path: string, sessionId: string, fields: Record<string, stri
 const quota = async () =>
   (await call(node.url, "GET", "/v1/renders/quota", { headers: withSession(sessions[OWNER]!) })).body.quota
 
+const { db, node, sink } = useNode({ label: "console_workspace", env: { ALLOW_PRIVATE_URLS: "true" }, smtp: true })
+
 beforeAll(async () => {
-  db = await createTestDatabase("console_workspace")
-  sink = await startSmtpSink()
-  node = await startNode({ databaseUrl: db.url, env: { SMTP_URL: sink.url, ALLOW_PRIVATE_URLS: "true" } })
   const a = admin(node)
   home = await a.workspace("Home <Desk>", OWNER)
   other = await a.workspace("Other", "someone@workspace.test")
-  for (
-    const [email, role, ws] of [[OPS, "operations", home], [MEMBER, "member", home], [OPS, "member", other]] as const
-  ) {
-    const added = await a.post(`/admin/workspaces/${ws.accountId}/members`, { email, role })
-    expect(added.status, added.text).toBe(201)
-  }
+  await a.member(home.accountId, OPS, "operations")
+  await a.member(home.accountId, MEMBER, "member")
+  await a.member(other.accountId, OPS, "member")
   expect((await a.put(`/admin/workspaces/${home.accountId}/webhook`, { url: WEBHOOK })).status).toBe(200)
   for (const email of [OWNER, OPS, MEMBER]) sessions[email] = await signInOverHttp(node, sink, email)
 }, 120_000)
-
-afterAll(async () => {
-  await node?.stop()
-  await sink?.stop()
-  await db?.drop()
-})
 
 describe("/console/workspace", () => {
   it("shows the owner the allowance, when it renews, storage by share, the people, the webhook and the forms", async () => {

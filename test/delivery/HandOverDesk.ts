@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, expect } from "vitest"
+import { expect } from "vitest"
 import { admin, client } from "../support/Client.js"
-import { createTestDatabase, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { type Receiver, startReceiver } from "../support/Receiver.js"
+import type { TestNode } from "../support/Node.js"
+import { type Rig, useNode } from "../support/Rig.js"
 import { MARKET, newEventId } from "../support/Routes.js"
-import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
 
 /** An event the market-move template's compact variant renders in a few seconds, with every hand-over fact set. */
 export const content = {
@@ -134,40 +132,16 @@ export const onNode = (node: TestNode, link: string) => {
   return `${node.url}${url.pathname}${url.search}`
 }
 
-/** What a hand-over test file runs against: one node over a fresh database, a loopback receiver, an SMTP sink. */
-export interface Rig {
-  readonly db: TestDatabase
-  readonly node: TestNode
-  readonly receiver: Receiver
-  readonly sink: SmtpSink
-}
-
 /**
- * Starts the rig before the file's tests and stops it after; its fields are there once `beforeAll` ran. The node
- * calls private addresses (the receiver is on loopback) unless `env` says otherwise, and sends email to the sink
- * unless `outbox` keeps it in DATA_DIR/outbox.
+ * What a hand-over test file runs against: one node over a fresh database, a loopback receiver and an SMTP sink,
+ * started before the file's tests and stopped after. The node calls private addresses (the receiver is on loopback)
+ * unless `env` says otherwise, and sends email to the sink unless `outbox` keeps it in DATA_DIR/outbox (then there is
+ * no sink).
  */
-export const handOverRig = (label: string, options: { env?: Record<string, string>; outbox?: boolean } = {}): Rig => {
-  const rig = {} as { -readonly [K in keyof Rig]: Rig[K] }
-  beforeAll(async () => {
-    rig.db = await createTestDatabase(label)
-    rig.receiver = await startReceiver()
-    rig.sink = await startSmtpSink()
-    rig.node = await startNode({
-      databaseUrl: rig.db.url,
-      env: {
-        ALLOW_PRIVATE_URLS: "true",
-        DELIVERY_RETRY_SCHEDULE: "1s,1s",
-        ...(options.outbox === true ? {} : { SMTP_URL: rig.sink.url }),
-        ...options.env
-      }
-    })
+export const handOverRig = (label: string, options: { env?: Record<string, string>; outbox?: boolean } = {}): Rig =>
+  useNode({
+    label,
+    env: { ALLOW_PRIVATE_URLS: "true", DELIVERY_RETRY_SCHEDULE: "1s,1s", ...options.env },
+    receiver: true,
+    smtp: options.outbox !== true
   })
-  afterAll(async () => {
-    await rig.node?.stop()
-    await rig.receiver?.stop()
-    await rig.sink?.stop()
-    await rig.db?.drop()
-  })
-  return rig
-}

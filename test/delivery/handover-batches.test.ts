@@ -32,7 +32,7 @@ describe("hand-over batches", () => {
     await desk.send()
 
     const [first] = await rig.receiver.waitFor(1, 150_000)
-    // The sink also gets the request to approve the reviewed channel's post (test/approvals): hand-over mail only here.
+    // The sink also gets the request to approve the reviewed channel's post (test/publishing/approval-requests.test.ts): hand-over mail only here.
     const handOverMail = () => rig.sink.messages.filter((m) => m.subject?.includes("for your approval") !== true)
     const [firstMail] = await until(
       "the first hand-over email",

@@ -20,7 +20,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "schema_validation: wrong types, each detail an RFC 6901 pointer"
   },
   ratio_not_supported: {
-    file: "http/reference-clips.test.ts",
+    file: "renders/reference-clips.test.ts",
     test: "refuses a shape the build does not draw, and unknown templates, variants and builds"
   },
   locale_not_supported: {
@@ -28,7 +28,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "refuses before submitting anything: template, version, ratio, locale, content, batch size"
   },
   blocked_url: {
-    file: "http/admin.test.ts",
+    file: "identity/admin.test.ts",
     test: "refuses loopback, private and link-local addresses with 400 blocked_url at /url"
   },
   unauthenticated: { file: "http/errors.test.ts", test: "unauthenticated: no key" },
@@ -45,19 +45,19 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     file: "http/errors.test.ts",
     test: "not_found: another workspace's stream answers exactly like a missing one"
   },
-  unknown_source: { file: "http/feeds.test.ts", test: "answers unknown_source and unknown_format" },
+  unknown_source: { file: "feeds/feeds.test.ts", test: "answers unknown_source and unknown_format" },
   unknown_format: {
-    file: "http/feed-ingest.test.ts",
+    file: "ingest/feed-ingest.test.ts",
     test: "unknown source or format: 404 unknown_source / unknown_format"
   },
   unknown_template: { file: "http/errors.test.ts", test: "unknown_template: a template that is not offered" },
   unknown_stream: {
-    file: "http/stream-send.test.ts",
+    file: "ingest/stream-send.test.ts",
     test: "a deleted stream stops its listening channels and refuses events as unknown; what it received stays"
   },
   conflict: { file: "http/errors.test.ts", test: "conflict: a taken stream id" },
   idempotency_conflict: {
-    file: "http/stream-send.test.ts",
+    file: "ingest/stream-send.test.ts",
     test: "a repeat is 200 duplicate with the original id; another body under the eventId is 409"
   },
   invalid_state_transition: {
@@ -65,7 +65,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "cancels a post; a cancelled post cannot change (409 invalid_state_transition); delete removes a post"
   },
   stream_disabled: {
-    file: "http/stream-send.test.ts",
+    file: "ingest/stream-send.test.ts",
     test: "a disabled stream: 409 stream_disabled on send and on validate"
   },
   no_sample: { file: "http/errors.test.ts", test: "no_sample: suggest-map before the stream received anything" },
@@ -95,7 +95,7 @@ const provokedBy: Record<ErrorCode, ProvokedBy> = {
     test: "render_failed: a reference clip the renderer cannot encode is 502, without the encoder's words"
   },
   asset_unavailable: {
-    file: "http/export-files.test.ts",
+    file: "renders/export-files.test.ts",
     test: "download 409, link 502, zip 409 naming it; reuse works while rendering"
   },
   checksum_mismatch: {

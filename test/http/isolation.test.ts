@@ -5,9 +5,9 @@ import { requirementFor, workspaceScopes } from "../../src/domain/Permissions.js
 import { packageBody } from "../queues/QueueDesk.js"
 import { admin, type Answer, call, workspaceWithKey } from "../support/Client.js"
 import { png } from "../support/MediaFiles.js"
-import { fillPath, isIdLike, type Operation, operationsOf } from "../support/OpenApiOperations.js"
+import { fillPath, FIXED_PARAMS, isIdLike, type Operation, operationsOf } from "../support/OpenApiOperations.js"
 import { useNode } from "../support/Rig.js"
-import { expectError, MARKET, routes } from "../support/Routes.js"
+import { expectError, routes } from "../support/Routes.js"
 import { upload } from "../support/Uploads.js"
 import { buildResources, missingLike, type ResourceIds } from "../support/WorkspaceResources.js"
 
@@ -73,19 +73,6 @@ const idKinds: Record<string, Record<string, string>> = {
   "/v1/queues/{id}/packages/{packageId}/delete": { id: "queue", packageId: "package" }
 }
 
-/** Values for the parameters that are not ids: the same in every call. */
-const fixedParams: Record<string, string> = {
-  source: "markets",
-  format: "index-close",
-  templateId: MARKET,
-  feedId: "fd_4b1e9c2a7d03",
-  ratio: "9x16",
-  slot: "logo",
-  language: "python",
-  platform: "youtube",
-  code: "not_found"
-}
-
 /** A body each write would accept, so that the call reaches the lookup of its id (default `{}`). */
 const bodies: Record<string, unknown> = {
   "POST /v1/streams/{id}/update": { name: "Renamed" },
@@ -130,11 +117,11 @@ const isolated = () => withIds().filter((op) => Object.values(idKinds[op.path] ?
 /** The path of `op` naming records of kind `pick(kind)` in its id parameters. */
 const pathOf = (op: Operation, pick: (kind: string) => string) =>
   fillPath(op.path, {
-    ...fixedParams,
+    ...FIXED_PARAMS,
     ...Object.fromEntries(Object.entries(idKinds[op.path] ?? {}).map(([param, kind]) => [param, pick(kind)]))
   })
 
-const idIn = (kind: string) => ownIds[kind] ?? fixedParams["templateId"]!
+const idIn = (kind: string) => ownIds[kind] ?? FIXED_PARAMS["templateId"]!
 /** Routes that take a file rather than JSON. */
 const uploads = new Set(["POST /v1/brands/{id}/assets/{slot}"])
 

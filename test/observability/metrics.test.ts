@@ -6,15 +6,10 @@ import {
   InMemoryMetricExporter,
   PeriodicExportingMetricReader
 } from "@opentelemetry/sdk-metrics"
-import { Effect, Layer, Option } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { Effect } from "effect"
 import { describe, expect } from "vitest"
-import { AppConfig } from "../../src/Config.js"
-import { NodeLive } from "../../src/Server.js"
 import { until } from "../delivery/HandOverDesk.js"
-import { freePort } from "../support/Node.js"
+import { inProcessNode } from "../support/InProcessNode.js"
 import { startReceiver } from "../support/Receiver.js"
 import { useDatabase } from "../support/Rig.js"
 import { openWebhookDesk } from "./WebhookDesk.js"
@@ -32,30 +27,10 @@ describe("metrics", () => {
           Effect.promise(() => startReceiver()),
           (r) => Effect.promise(r.stop)
         )
-        const port = yield* Effect.promise(freePort)
-        const settings = {
-          port,
-          host: "127.0.0.1",
-          databaseUrl: Option.some(db.url),
-          dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-metrics-")),
-          publicBaseUrl: `http://127.0.0.1:${port}`,
-          adminToken: Option.some("metrics-admin-token-of-24-chars"),
-          smtpUrl: Option.none(),
-          allowPrivateUrls: true,
-          deliveryRetrySchedule: "1s",
-          runnerHost: "127.0.0.1",
-          runnerListenHost: "127.0.0.1",
-          runnerPort: yield* Effect.promise(freePort),
-          renderSlots: 1,
-          otlpEndpoint: Option.none(),
-          serviceName: "clipwright-test"
-        }
         const sdk = NodeSdk.layer(() => ({ resource: { serviceName: "clipwright-test" }, metricReader: reader }))
-        yield* Layer.build(NodeLive.pipe(Layer.provide(AppConfig.make(settings)), Layer.provide(sdk)))
+        const node = yield* inProcessNode({ databaseUrl: db.url, name: "metrics", telemetry: sdk })
 
-        const desk = yield* Effect.promise(() =>
-          openWebhookDesk(`http://127.0.0.1:${port}`, "metrics-admin-token-of-24-chars", receiver.url)
-        )
+        const desk = yield* Effect.promise(() => openWebhookDesk(node.url, node.adminToken, receiver.url))
         yield* Effect.promise(() => desk.send())
         yield* Effect.promise(() => receiver.waitFor(1, 90_000))
 

@@ -1,14 +1,9 @@
 import { NodeSdk } from "@effect/opentelemetry"
 import { it } from "@effect/vitest"
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
-import { Effect, Layer, Option } from "effect"
-import * as fs from "node:fs"
-import * as os from "node:os"
-import * as path from "node:path"
+import { Effect } from "effect"
 import { describe, expect } from "vitest"
-import { AppConfig } from "../../src/Config.js"
-import { NodeLive } from "../../src/Server.js"
-import { freePort } from "../support/Node.js"
+import { inProcessNode } from "../support/InProcessNode.js"
 import { useDatabase } from "../support/Rig.js"
 
 const db = useDatabase("trace")
@@ -54,33 +49,14 @@ describe("tracing", () => {
     () =>
       Effect.gen(function*() {
         const exporter = new InMemorySpanExporter()
-        const port = yield* Effect.promise(freePort)
-        const runnerPort = yield* Effect.promise(freePort)
-        const settings = {
-          port,
-          host: "127.0.0.1",
-          databaseUrl: Option.some(db.url),
-          dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-trace-")),
-          publicBaseUrl: `http://127.0.0.1:${port}`,
-          adminToken: Option.some("trace-admin-token-of-24-chars"),
-          smtpUrl: Option.none(),
-          allowPrivateUrls: true,
-          deliveryRetrySchedule: "1s",
-          runnerHost: "127.0.0.1",
-          runnerListenHost: "127.0.0.1",
-          runnerPort,
-          renderSlots: 1,
-          otlpEndpoint: Option.none(),
-          serviceName: "clipwright-test"
-        }
         const tracing = NodeSdk.layer(() => ({
           resource: { serviceName: "clipwright-test" },
           spanProcessor: new SimpleSpanProcessor(exporter)
         }))
-        yield* Layer.build(NodeLive.pipe(Layer.provide(AppConfig.make(settings)), Layer.provide(tracing)))
+        const node = yield* inProcessNode({ databaseUrl: db.url, name: "trace", telemetry: tracing })
 
-        const base = `http://127.0.0.1:${port}`
-        const post = (p: string, body: unknown, key = "trace-admin-token-of-24-chars") =>
+        const base = node.url
+        const post = (p: string, body: unknown, key = node.adminToken) =>
           Effect.promise(() =>
             fetch(base + p, {
               method: "POST",

@@ -1,6 +1,13 @@
 import * as fs from "node:fs"
 import { createRequire } from "node:module"
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+import * as os from "node:os"
+import * as path from "node:path"
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from "playwright-core"
+import { expect } from "vitest"
+import type { TestNode } from "./Node.js"
+import { SIGN_IN_LINK } from "./People.js"
+import type { SmtpSink } from "./SmtpSink.js"
+import { eventually } from "./Until.js"
 
 /**
  * Debian's `chromium-headless-shell` (installed by `.ci/run`), or `CHROMIUM_PATH`. playwright-core downloads no
@@ -86,8 +93,8 @@ export const expectAccessible = async (page: Page) => {
  * A fresh browser context whose pages record what the browser refused or failed: CSP violations and script errors
  * appear in `problems`, which a test expects to stay empty.
  */
-export const newContext = async (browser: Browser) => {
-  const context: BrowserContext = await browser.newContext()
+export const newContext = async (browser: Browser, options: BrowserContextOptions = {}) => {
+  const context: BrowserContext = await browser.newContext(options)
   const problems: Array<string> = []
   context.on("page", (page) => watch(page, problems))
   return { context, problems }
@@ -99,3 +106,56 @@ const watch = (page: Page, problems: Array<string>) => {
   })
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`))
 }
+
+/**
+ * Signs `email` in through the page, as a person does: `start` leads to the form, then the emailed link, Continue,
+ * and back at `start`. The sign-in email is the newest to `email` that carries a sign-in link (a reviewer's mailbox
+ * also gets approval requests). The emailed link carries PUBLIC_BASE_URL; the browser follows it on the node's address.
+ */
+export const signInWithBrowser = async (
+  page: Page,
+  node: Pick<TestNode, "url">,
+  sink: SmtpSink,
+  email: string,
+  start: string
+) => {
+  await page.goto(`${node.url}${start}`)
+  expect(new URL(page.url()).pathname).toBe("/console/sign-in")
+  const before = sink.messages.length
+  await page.getByLabel("Email").fill(email)
+  await page.getByRole("button", { name: "Send sign-in link" }).click()
+  await page.getByText("Check your email").first().waitFor()
+  const link = await eventually(
+    "the sign-in email",
+    async () =>
+      sink.messages.slice(before)
+        .filter((m) => m.envelope.to.includes(email))
+        .map((m) => SIGN_IN_LINK.exec(m.text ?? "")?.[0])
+        .findLast((found) => found !== undefined),
+    30_000
+  )
+  await page.goto(`${node.url}${new URL(link).pathname}`)
+  await page.getByRole("button", { name: "Continue" }).click()
+  await page.waitForURL((url) => url.pathname === new URL(start, node.url).pathname)
+}
+
+/**
+ * The docs' pictures are written only when asked (UPDATE_SCREENSHOTS=true), so a test run leaves the checkout as it
+ * was; otherwise they go to a temporary folder.
+ */
+let shots: string | undefined
+const shotsFolder = () => {
+  shots ??= process.env["UPDATE_SCREENSHOTS"] === "true"
+    ? path.resolve(import.meta.dirname, "../../docs/console")
+    : fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-shots-"))
+  fs.mkdirSync(shots, { recursive: true })
+  return shots
+}
+
+/** A full-page screenshot of the page as it stands, named `name` (`docs/console/<name>` when asked). */
+export const screenshot = (page: Page, name: string) =>
+  page.screenshot({ path: path.join(shotsFolder(), name), fullPage: true })
+
+/** How wide the page's content is, in CSS pixels: at most the viewport's width when nothing overflows sideways. */
+export const scrollWidth = (page: Page) =>
+  page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number)

@@ -56,6 +56,11 @@ export const admin = (node: TestNode) => {
       const r = await c.post(`/admin/workspaces/${accountId}/keys`, { scopes })
       if (r.status !== 201) throw new Error(`key: ${r.status} ${r.text}`)
       return r.body as { keyId: string; apiKey: string; scopes: Array<string> }
+    },
+    /** Adds a person to the workspace with this role (`owner`, `operations`, `member`). */
+    member: async (accountId: string, email: string, role: string) => {
+      const r = await c.post(`/admin/workspaces/${accountId}/members`, { email, role })
+      if (r.status !== 201) throw new Error(`member: ${r.status} ${r.text}`)
     }
   }
 }

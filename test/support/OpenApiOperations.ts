@@ -1,3 +1,18 @@
+import { MARKET } from "./Routes.js"
+
+/** Values for the path parameters that are not record ids (a slug, a template, a ratio, a slot, a language): the same in every call. */
+export const FIXED_PARAMS: Readonly<Record<string, string>> = {
+  source: "markets",
+  format: "index-close",
+  templateId: MARKET,
+  feedId: "fd_4b1e9c2a7d03",
+  ratio: "9x16",
+  slot: "logo",
+  language: "python",
+  platform: "youtube",
+  code: "not_found"
+}
+
 /** One operation of the served OpenAPI document. */
 export interface Operation {
   readonly method: string

@@ -1,13 +1,15 @@
+import { admin, client } from "./Client.js"
 import type { TestNode } from "./Node.js"
 import type { SmtpSink } from "./SmtpSink.js"
 
-const LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/([A-Za-z0-9_-]+)/
+/** A sign-in link in an email's text; its group is the token. */
+export const SIGN_IN_LINK = /https?:\/\/[^\s/]+\/console\/sign-in\/([A-Za-z0-9_-]+)/
 
 /** The sign-in link of the newest email the sink took for `email`, waiting up to `timeoutMs` for it. */
 export const signInLink = async (sink: SmtpSink, email: string, after: number, timeoutMs = 10_000) => {
   const messages = await sink.waitFor(after + 1, timeoutMs)
   const message = [...messages].reverse().find((m) => m.envelope.to.includes(email))
-  const match = message === undefined ? null : LINK.exec(message.text ?? "")
+  const match = message === undefined ? null : SIGN_IN_LINK.exec(message.text ?? "")
   if (match === null) throw new Error(`no sign-in link for ${email} in ${messages.length} messages`)
   return { url: match[0], token: match[1]! }
 }
@@ -57,3 +59,20 @@ export const withSession = (sessionId: string, extra: Record<string, string> = {
   "sec-fetch-site": "same-origin",
   ...extra
 })
+
+/**
+ * The console pages' three people: `owner`'s workspace `name` with `member` in it (role member), and `other`, the
+ * owner of another workspace; with a client holding a key of every scope of the first.
+ */
+export const deskOfThree = async (
+  node: TestNode,
+  name: string,
+  people: { readonly owner: string; readonly member: string; readonly other: string }
+) => {
+  const a = admin(node)
+  const ws = await a.workspace(name, people.owner)
+  const api = client(node, (await a.key(ws.accountId, ["*"])).apiKey)
+  await a.member(ws.accountId, people.member, "member")
+  await a.workspace("Elsewhere", people.other)
+  return { ...ws, api }
+}

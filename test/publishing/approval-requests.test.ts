@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { content, openDesk, until } from "../delivery/HandOverDesk.js"
-import { createTestDatabase, query, type TestDatabase } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { type SinkMessage, type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
+import { query } from "../support/Database.js"
+import { useNodes } from "../support/Rig.js"
+import type { SinkMessage } from "../support/SmtpSink.js"
 
-let db: TestDatabase
-let sink: SmtpSink
-let nodes: Array<TestNode> = []
 const BASE_URL = "https://clips.example.test"
 
 // Two nodes over one database, both sweeping: the 5-minute window must hold across them.
-beforeAll(async () => {
-  db = await createTestDatabase("approval_requests")
-  sink = await startSmtpSink()
-  const env = { SMTP_URL: sink.url, PUBLIC_BASE_URL: BASE_URL, ALLOW_PRIVATE_URLS: "true" }
-  nodes = await Promise.all([startNode({ databaseUrl: db.url, env }), startNode({ databaseUrl: db.url, env })])
-}, 120_000)
-
-afterAll(async () => {
-  await Promise.all(nodes.map((node) => node.stop()))
-  await sink?.stop()
-  await db?.drop()
+const { db, nodes, sink } = useNodes({
+  label: "approval_requests",
+  count: 2,
+  env: { PUBLIC_BASE_URL: BASE_URL, ALLOW_PRIVATE_URLS: "true" },
+  smtp: true
 })
 
 const requests = () => sink.messages.filter((m) => m.subject?.includes("for your approval") === true)

@@ -1,21 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
 import { query } from "../support/Database.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { useDatabase } from "../support/Rig.js"
+import { useNodes } from "../support/Rig.js"
 
-let a: TestNode
-let b: TestNode
-
-const db = useDatabase("channels_multinode")
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()])
-})
-
-beforeAll(async () => {
-  ;[a, b] = await Promise.all([startNode({ databaseUrl: db.url }), startNode({ databaseUrl: db.url })])
-})
+const { db, nodes: [a, b] } = useNodes({ label: "channels_multinode", count: 2 })
 
 describe("channels on two nodes over one database", () => {
   it("serve and change through either node, and the survivor of a SIGKILL changes every channel", async () => {

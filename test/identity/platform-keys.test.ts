@@ -1,25 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { admin, client } from "../support/Client.js"
-import { startNode, type TestNode } from "../support/Node.js"
-import { useDatabase } from "../support/Rig.js"
+import type { TestNode } from "../support/Node.js"
+import { useNodes } from "../support/Rig.js"
 import { expectError, ULID } from "../support/Routes.js"
 
 // Two nodes on one database: a key revoked through one is refused by the other at once, though the other had it
 // cached as valid a moment before.
-
-let a: TestNode
-let b: TestNode
-
-const db = useDatabase("platform_keys")
-
-afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop()])
-})
-
-beforeAll(async () => {
-  a = await startNode({ databaseUrl: db.url })
-  b = await startNode({ databaseUrl: db.url })
-})
+const { nodes: [a, b] } = useNodes({ label: "platform_keys", count: 2 })
 
 const broadcasts = (node: TestNode, key: string) => client(node, key).get("/v1/broadcasts")
 
