@@ -2,7 +2,8 @@
  * `npm run bench:storage`: the blob store's upload, Range read and clip write throughput, the local folder against an
  * S3-compatible store on loopback (s3rver in its own process), in one run, on 50 MB files (BENCH_STORAGE_MB to
  * change). Prints one table; the S3 path should stay within 2× the local one, with this process's memory flat while
- * streaming (peak RSS over the baseline, sampled every 20 ms).
+ * streaming (peak RSS over the baseline, sampled every 20 ms). The same operations made with the AWS SDK alone on the
+ * same store (bench/support/SdkAlone.ts) tell the store's own cost from the adapter's.
  */
 import { Effect, Stream } from "effect"
 import * as fs from "node:fs"
@@ -12,6 +13,7 @@ import { BlobStorage, type BlobStorageService } from "../src/storage/BlobStorage
 import { LocalBlobStorage } from "../src/storage/LocalBlobStorage.js"
 import { s3StorageOn } from "../test/storage/S3Layer.js"
 import { cleanUpOnSignal, fmt, log, startPlain, stopChild, table } from "./support/Common.js"
+import { sdkAlone } from "./support/SdkAlone.js"
 
 const MB = 1024 * 1024
 const size = Number(process.env["BENCH_STORAGE_MB"] ?? 50) * MB
@@ -46,34 +48,48 @@ const measured = async (work: () => Promise<unknown>) => {
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
 
-const benchStore = async (label: string, storage: BlobStorageService, tmp: string): Promise<Array<Row>> => {
+/** The operations measured, made by the blob store port or by the SDK alone. */
+interface Ops {
+  readonly upload: () => Promise<unknown>
+  readonly rangeRead: (start: number, end: number) => Promise<unknown>
+  readonly wholeRead: () => Promise<unknown>
+  readonly clipWrite: (file: string) => Promise<unknown>
+  readonly verify?: () => Promise<unknown>
+}
+
+const portOps = (storage: BlobStorageService): Ops => {
+  let sha256 = ""
+  return {
+    upload: () => run(storage.putStream("media/bench/upload.bin", source(), { maxBytes: size })),
+    rangeRead: (start, end) => run(Stream.runDrain(storage.readStream("media/bench/upload.bin", { start, end }))),
+    wholeRead: () => run(Stream.runDrain(storage.readStream("media/bench/upload.bin"))),
+    clipWrite: async (file) => (sha256 = (await run(storage.putFile("clips/bench/clip.mp4", file))).sha256),
+    // The S3 adapter remembers the hash it took while uploading; a node that did not write the file hashes it once.
+    verify: () => run(storage.verify("clips/bench/clip.mp4", sha256))
+  }
+}
+
+const benchStore = async (label: string, ops: Ops, tmp: string): Promise<Array<Row>> => {
   const rows: Array<Row> = []
   const row = async (op: string, work: () => Promise<unknown>, bytes = size) => {
     const { ms, peakMb } = await measured(work)
     rows.push({ store: label, op, bytes, ms, peakMb })
     log(`${label} ${op}: ${fmt(ms)} ms, ${fmt(bytes / MB / (ms / 1000), 1)} MB/s, peak +${fmt(peakMb)} MB RSS`)
   }
-  await row("upload (streamed)", () => run(storage.putStream("media/bench/upload.bin", source(), { maxBytes: size })))
-  await row(
-    `Range reads (${RANGES} × 1 MiB)`,
-    () =>
-      run(Effect.forEach(Array.from({ length: RANGES }, (_, i) => i), (i) => {
-        const start = Math.floor((i * (size - RANGE)) / RANGES)
-        return Stream.runDrain(storage.readStream("media/bench/upload.bin", { start, end: start + RANGE - 1 }))
-      })),
-    RANGES * RANGE
-  )
-  await row("whole read", () => run(Stream.runDrain(storage.readStream("media/bench/upload.bin"))))
+  await row("upload (streamed)", ops.upload)
+  await row(`Range reads (${RANGES} × 1 MiB)`, async () => {
+    for (let i = 0; i < RANGES; i++) {
+      const start = Math.floor((i * (size - RANGE)) / RANGES)
+      await ops.rangeRead(start, start + RANGE - 1)
+    }
+  }, RANGES * RANGE)
+  await row("whole read", ops.wholeRead)
   const clip = path.join(tmp, `clip-${label}.mp4`)
   const fd = fs.openSync(clip, "w")
   for (let i = 0; i < size / CHUNK; i++) fs.writeSync(fd, chunk)
   fs.closeSync(fd)
-  let sha256 = ""
-  await row("clip write (putFile)", async () => {
-    sha256 = (await run(storage.putFile("clips/bench/clip.mp4", clip))).sha256
-  })
-  // The S3 adapter remembers the hash it took while uploading; a node that did not write the file hashes it once.
-  await row("verify before serving (sha256)", () => run(storage.verify("clips/bench/clip.mp4", sha256)))
+  await row("clip write (putFile)", () => ops.clipWrite(clip))
+  if (ops.verify !== undefined) await row("verify before serving (sha256)", ops.verify)
   return rows
 }
 
@@ -85,26 +101,46 @@ cleanUpOnSignal(async () => {
 })
 try {
   const local = await run(Effect.provide(BlobStorage, LocalBlobStorage.layerAt(path.join(tmp, "local"))))
-  const localRows = await benchStore("local", local, tmp)
+  const localRows = await benchStore("local", portOps(local), tmp)
   const plain = await startPlain("bench/support/S3rverServer.ts", { S3_DIR: path.join(tmp, "s3rver") })
   store = plain
   const s3Rows = await run(
     Effect.scoped(
       Effect.flatMap(
         s3StorageOn({ endpoint: plain.url }, "bench/"),
-        (s3) => Effect.promise(() => benchStore("s3", s3, tmp))
+        (s3) => Effect.promise(() => benchStore("s3", portOps(s3), tmp))
       )
     )
   )
+  const sdk = sdkAlone(plain.url, chunk, size / CHUNK)
+  const sdkRows = await benchStore("sdk", sdk, tmp).finally(sdk.close)
   const rows = localRows.map((l, i) => {
     const s = s3Rows[i]!
+    const k = sdkRows[i]
     const mbps = (r: Row) => `${fmt(r.bytes / MB / (r.ms / 1000), 1)} MB/s`
-    return [l.op, mbps(l), mbps(s), `${fmt(s.ms / l.ms, 2)}×`, `+${fmt(l.peakMb)} / +${fmt(s.peakMb)} MB`]
+    return [
+      l.op,
+      mbps(l),
+      mbps(s),
+      `${fmt(s.ms / l.ms, 2)}×`,
+      k === undefined ? "—" : mbps(k),
+      k === undefined ? "—" : `${fmt(k.ms / l.ms, 2)}×`,
+      k === undefined ? "—" : `${fmt(s.ms / k.ms, 2)}×`,
+      `+${fmt(l.peakMb)} / +${fmt(s.peakMb)} MB`
+    ]
   })
   process.stdout.write(`\n${size / MB} MB files, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}\n`)
-  process.stdout.write(
-    `${table(["operation", "local", "S3 (s3rver)", "S3 / local time", "peak RSS local / S3"], rows)}\n`
-  )
+  const columns = [
+    "operation",
+    "local",
+    "S3 (s3rver)",
+    "S3 / local time",
+    "SDK alone on S3",
+    "SDK alone / local",
+    "S3 / SDK alone",
+    "peak RSS local / S3"
+  ]
+  process.stdout.write(`${table(columns, rows)}\n`)
 } finally {
   if (store !== undefined) await stopChild(store.process)
   fs.rmSync(tmp, { recursive: true, force: true })

@@ -25,8 +25,8 @@ export interface S3StoreOptions {
 }
 
 /** Parts of a multipart upload: at most `PART_BYTES × QUEUE` of an upload is in memory at once, whatever its size. */
-const PART_BYTES = 8 * 1024 * 1024
-const QUEUE = 2
+export const PART_BYTES = 8 * 1024 * 1024
+export const QUEUE = 2
 /** The most one PUT may carry (S3's limit is 5 GiB); a larger finished file goes up in parts. */
 const SINGLE_PUT_BYTES = 4 * 1024 * 1024 * 1024
 
