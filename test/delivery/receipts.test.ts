@@ -19,20 +19,22 @@ let eventId: string
 const DAY_MS = 24 * 3600 * 1000
 
 /** A job and its post in `state`, written as the channel entity would have left them. */
+// A SCHEDULED post is due tomorrow: due now, the node's hand-over would take it (PUBLISHING) while a test reads it.
 const seedPost = async (state: string, title = "Copper slips") => {
+  const due = state === "SCHEDULED" ? "now() + interval '1 day'" : "now()"
   const jobId = newEventId()
   const postId = newEventId()
   await query(
     db.url,
     `INSERT INTO jobs (id, workspace_id, ingest_event_id, channel_id, subscription_id, origin, status, template_id,
-       ratio, locale, scheduled_for) VALUES ($1, $2, $3, $4, 'sub', 'custom', $5, $6, '9x16', 'en', now())`,
+       ratio, locale, scheduled_for) VALUES ($1, $2, $3, $4, 'sub', 'custom', $5, $6, '9x16', 'en', ${due})`,
     [jobId, workspaceId, eventId, channelId, state, MARKET]
   )
   await query(
     db.url,
     `INSERT INTO posts (id, workspace_id, job_id, channel_id, platform, surface, locale, ratio, state, title, caption,
        scheduled_for, published_at) VALUES ($1, $2, $3, $4, 'youtube', 'youtube-shorts', 'en', '9x16', $5, $6, 'Down.',
-       now(), CASE WHEN $5 = 'PUBLISHED' THEN now() END)`,
+       ${due}, CASE WHEN $5 = 'PUBLISHED' THEN now() END)`,
     [postId, workspaceId, jobId, channelId, state, title]
   )
   return postId
