@@ -1,4 +1,3 @@
-import { SqlClient } from "@effect/sql"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Option } from "effect"
 import { WorkspaceId } from "../../src/domain/Principal.js"
@@ -12,6 +11,7 @@ import { MediaUploads } from "../../src/media/MediaUploads.js"
 import { StorageRepo } from "../../src/media/StorageRepo.js"
 import { StorageUsage } from "../../src/media/StorageUsage.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
+import { clip, clipState, newWorkspace } from "../support/ClipRows.js"
 import { serviceTestLayer } from "../support/ServiceLayer.js"
 
 const KB = 1024
@@ -30,15 +30,6 @@ const MediaTest = MediaLibrary.layer.pipe(
   Layer.provideMerge(LocalBlobStorage.layer),
   Layer.provideMerge(serviceTestLayer("media_service"))
 )
-
-/** A workspace row; the id is the one just stored, so it is a workspace id. */
-const newWorkspace = (storageMb = 1024) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const id = WorkspaceId.make(newUlid())
-    yield* sql`INSERT INTO workspaces (id, name, storage_mb) VALUES (${id}, ${"Test " + id}, ${storageMb})`
-    return id
-  }).pipe(Effect.orDie)
 
 const aFile = (workspaceId: WorkspaceId, name: string, byteSize = 10 * KB): NewMediaFile => {
   const id = newUlid()
@@ -61,28 +52,6 @@ const stored = (workspaceId: WorkspaceId, name: string, byteSize?: number) =>
     const row = yield* (yield* MediaFiles).insert(workspaceId, aFile(workspaceId, name, byteSize))
     return Option.getOrThrowWith(row, () => new Error(`${name} is taken`))
   })
-
-/** A render job and one clip of it, as the renders area stores them. */
-const clip = (workspaceId: WorkspaceId, byteSize: number, kept: boolean) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [jobId, clipId] = [newUlid(), newUlid()]
-    yield* sql`INSERT INTO render_jobs (id, workspace_id, origin, template_id, template_name, template_variant,
-                 template_version, outputs_requested, package)
-               VALUES (${jobId}, ${workspaceId}, 'test', 't', 'T', 'v', '1', 1, '{}'::jsonb)`
-    yield* sql`INSERT INTO clips (id, workspace_id, render_job_id, ratio, locale, width, height, duration_ms, byte_size,
-                 sha256, blob_key, kept)
-               VALUES (${clipId}, ${workspaceId}, ${jobId}, '9x16', 'en', 1080, 1920, 1000, ${byteSize}, 'x',
-                 ${`renders/${clipId}`}, ${kept})`
-    return clipId
-  }).pipe(Effect.orDie)
-
-const clipState = (id: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`SELECT stored, kept FROM clips WHERE id = ${id}`
-    return rows[0]
-  }).pipe(Effect.orDie)
 
 describe("Media library service", () => {
   it.layer(MediaTest, { timeout: 60_000 })((it) => {

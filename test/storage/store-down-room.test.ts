@@ -1,13 +1,11 @@
-import { SqlClient } from "@effect/sql"
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { WorkspaceId } from "../../src/domain/Principal.js"
-import { newUlid } from "../../src/domain/Ulid.js"
 import { StorageRepo } from "../../src/media/StorageRepo.js"
 import { StorageUsage } from "../../src/media/StorageUsage.js"
 import { BlobStorage } from "../../src/storage/BlobStorage.js"
 import { StoreUnavailable } from "../../src/storage/Errors.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
+import { clip, clipState, newWorkspace } from "../support/ClipRows.js"
 import { serviceTestLayer } from "../support/ServiceLayer.js"
 import { tempRoot } from "./helpers.js"
 
@@ -28,40 +26,12 @@ const RoomTest = StorageUsage.layer.pipe(
   Layer.provideMerge(serviceTestLayer("store_down_room"))
 )
 
-const newWorkspace = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  const id = WorkspaceId.make(newUlid())
-  yield* sql`INSERT INTO workspaces (id, name, storage_mb) VALUES (${id}, ${"Test " + id}, 1)`
-  return id
-}).pipe(Effect.orDie)
-
-const clip = (workspaceId: WorkspaceId, byteSize: number, kept: boolean) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const [jobId, clipId] = [newUlid(), newUlid()]
-    yield* sql`INSERT INTO render_jobs (id, workspace_id, origin, template_id, template_name, template_variant,
-                 template_version, outputs_requested, package)
-               VALUES (${jobId}, ${workspaceId}, 'test', 't', 'T', 'v', '1', 1, '{}'::jsonb)`
-    yield* sql`INSERT INTO clips (id, workspace_id, render_job_id, ratio, locale, width, height, duration_ms, byte_size,
-                 sha256, blob_key, kept)
-               VALUES (${clipId}, ${workspaceId}, ${jobId}, '9x16', 'en', 1080, 1920, 1000, ${byteSize}, 'x',
-                 ${`clips/${workspaceId}/${clipId}.mp4`}, ${kept})`
-    return clipId
-  }).pipe(Effect.orDie)
-
-const clipState = (id: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql`SELECT stored, kept FROM clips WHERE id = ${id}`
-    return rows[0]
-  }).pipe(Effect.orDie)
-
 describe("making room with the object store down", () => {
   it.layer(RoomTest, { timeout: 60_000 })((it) => {
     it.effect("the oldest clip is recorded removed and the new one kept; its file is left for the orphan sweep", () =>
       Effect.gen(function*() {
         const usage = yield* StorageUsage
-        const owner = yield* newWorkspace
+        const owner = yield* newWorkspace(1)
         const oldest = yield* clip(owner, 300 * KB, true)
         const fresh = yield* clip(owner, 300 * KB, false)
         // A render announcing its end keeps its clip here: a delete the store cannot take must not kill it.
