@@ -59,7 +59,7 @@ export const killNow = (pid: number) => {
 
 /** A fresh database and `nodes` nodes on it. If any fails to start, what did start is stopped before the error. */
 export const startCluster = async (label: string, options: ClusterOptions): Promise<TestCluster> => {
-  const db = await createTestDatabase(label, options.adminUrl)
+  const db = await createTestDatabase(label, options.adminUrl, { migrated: true })
   const madeDataDir = options.dataDir === undefined && options.sharedDataDir === true
     ? fs.mkdtempSync(path.join(os.tmpdir(), `clipwright-${label.replaceAll("_", "-")}-`))
     : undefined
@@ -79,7 +79,7 @@ export const startCluster = async (label: string, options: ClusterOptions): Prom
       ...(options.env === undefined ? {} : { env: options.env })
     })
   try {
-    // The first node runs the migrations alone; the others start together on the migrated database.
+    // The first node starts alone (on an empty database it runs the migrations); the others start together after it.
     nodes.push(await start())
     const others = await Promise.allSettled(Array.from({ length: options.nodes - 1 }, start))
     for (const other of others) if (other.status === "fulfilled") nodes.push(other.value)

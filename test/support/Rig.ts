@@ -124,7 +124,9 @@ const useRig = (options: RigOptions, count: number) => {
     const launching = options.browser === true ? launchBrowser() : undefined
     // Awaited below, once the node is up: a launch that fails sooner is not an unhandled rejection meanwhile.
     launching?.catch(() => undefined)
-    started.db = await createTestDatabase(options.label, options.adminUrl?.())
+    // A node's file starts on the migrated copy; one with `prepare` or no node gets the empty database it asked for.
+    const migrated = options.node !== false && options.prepare === undefined
+    started.db = await createTestDatabase(options.label, options.adminUrl?.(), { migrated })
     if (options.smtp === true) started.sink = await startSmtpSink()
     if (options.receiver !== undefined) {
       started.receiver = await startReceiver(options.receiver === true ? undefined : options.receiver)

@@ -43,7 +43,7 @@ export const testSettings = (databaseUrl: string, dataDir: string): AppSettings 
 export const serviceTestLayer = (label: string) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
-      Effect.promise(() => createTestDatabase(label)),
+      Effect.promise(() => createTestDatabase(label, undefined, { migrated: true })),
       (created) => Effect.promise(() => created.drop())
     )
     const dataDir = yield* Effect.acquireRelease(
