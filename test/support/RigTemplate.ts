@@ -30,6 +30,22 @@ const migrate = (url: string, dataDir: string) =>
     )
   )))
 
+/** No run lasts this long: a template older than it was left by a run that was killed before its teardown. */
+const ABANDONED_MS = 6 * 3_600_000
+
+const dropAbandoned = () =>
+  admin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'cw\\_template\\_%'"
+    )
+    for (const { datname } of rows) {
+      const madeAt = parseInt(datname.split("_")[2] ?? "", 36)
+      if (!(Date.now() - madeAt > ABANDONED_MS)) continue
+      await client.query(`ALTER DATABASE ${datname} WITH IS_TEMPLATE false`)
+      await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+    }
+  })
+
 /**
  * One migrated database per run, which each file's database is copied from (`CREATE DATABASE … TEMPLATE`): on a
  * loaded 2-core machine a node took ~8 s to start on an empty database and ~5.5 s on a migrated one, and the suite
@@ -38,6 +54,7 @@ const migrate = (url: string, dataDir: string) =>
  */
 export const makeTemplate = async (): Promise<() => Promise<void>> => {
   const name = `cw_template_${Date.now().toString(36)}_${process.pid}`
+  await dropAbandoned()
   await admin((client) => client.query(`CREATE DATABASE ${name}`))
   const url = new URL(defaultAdminUrl)
   url.pathname = `/${name}`
