@@ -3,7 +3,9 @@
  * S3-compatible store on loopback (s3rver in its own process), in one run, on 50 MB files (BENCH_STORAGE_MB to
  * change). Prints one table; the S3 path should stay within 2× the local one, with this process's memory flat while
  * streaming (peak RSS over the baseline, sampled every 20 ms). The same operations made with the AWS SDK alone on the
- * same store (bench/support/SdkAlone.ts) tell the store's own cost from the adapter's.
+ * same store (bench/support/SdkAlone.ts) tell the store's own cost from the adapter's. One unmeasured warm-up round,
+ * then BENCH_STORAGE_ROUNDS (3) rounds, the stores' order rotated each round (the first to meet a cold s3rver and a
+ * cold JIT pays for it); each figure is the median of its rounds, with this process's CPU time beside the S3 ones.
  */
 import { Effect, Stream } from "effect"
 import * as fs from "node:fs"
@@ -20,6 +22,7 @@ const size = Number(process.env["BENCH_STORAGE_MB"] ?? 50) * MB
 const CHUNK = 64 * 1024
 const RANGE = MB
 const RANGES = 40
+const ROUNDS = Number(process.env["BENCH_STORAGE_ROUNDS"] ?? 3)
 
 const chunk = new Uint8Array(CHUNK).map((_, i) => (i * 31) & 255)
 /** `size` bytes as an upload arrives: 64 KiB at a time, never whole in memory. */
@@ -30,6 +33,7 @@ interface Row {
   readonly op: string
   readonly bytes: number
   readonly ms: number
+  readonly cpuMs: number
   readonly peakMb: number
 }
 
@@ -40,10 +44,12 @@ const measured = async (work: () => Promise<unknown>) => {
   let peak = base
   const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20)
   const started = performance.now()
+  const cpu = process.cpuUsage()
   await work()
   const ms = performance.now() - started
+  const { system, user } = process.cpuUsage(cpu)
   clearInterval(timer)
-  return { ms, peakMb: (Math.max(peak, process.memoryUsage().rss) - base) / MB }
+  return { ms, cpuMs: (user + system) / 1000, peakMb: (Math.max(peak, process.memoryUsage().rss) - base) / MB }
 }
 
 const run = <A, E>(effect: Effect.Effect<A, E>) => Effect.runPromise(effect)
@@ -72,9 +78,12 @@ const portOps = (storage: BlobStorageService): Ops => {
 const benchStore = async (label: string, ops: Ops, tmp: string): Promise<Array<Row>> => {
   const rows: Array<Row> = []
   const row = async (op: string, work: () => Promise<unknown>, bytes = size) => {
-    const { ms, peakMb } = await measured(work)
-    rows.push({ store: label, op, bytes, ms, peakMb })
-    log(`${label} ${op}: ${fmt(ms)} ms, ${fmt(bytes / MB / (ms / 1000), 1)} MB/s, peak +${fmt(peakMb)} MB RSS`)
+    const { cpuMs, ms, peakMb } = await measured(work)
+    rows.push({ store: label, op, bytes, ms, cpuMs, peakMb })
+    log(
+      `${label} ${op}: ${fmt(ms)} ms (${fmt(cpuMs)} ms CPU), ${fmt(bytes / MB / (ms / 1000), 1)} MB/s, ` +
+        `peak +${fmt(peakMb)} MB RSS`
+    )
   }
   await row("upload (streamed)", ops.upload)
   await row(`Range reads (${RANGES} × 1 MiB)`, async () => {
@@ -99,24 +108,56 @@ cleanUpOnSignal(async () => {
   if (store !== undefined) await stopChild(store.process)
   fs.rmSync(tmp, { recursive: true, force: true })
 })
+/** The median row of each operation over the rounds, with the highest peak RSS of any of them. */
+const medianRows = (rounds: ReadonlyArray<ReadonlyArray<Row>>): Array<Row> =>
+  rounds[0]!.map((first, i) => {
+    const of = rounds.map((r) => r[i]!)
+    const median = (pick: (r: Row) => number) => of.map(pick).sort((a, b) => a - b)[Math.floor(of.length / 2)]!
+    return {
+      ...first,
+      ms: median((r) => r.ms),
+      cpuMs: median((r) => r.cpuMs),
+      peakMb: Math.max(...of.map((r) => r.peakMb))
+    }
+  })
+
 try {
   const local = await run(Effect.provide(BlobStorage, LocalBlobStorage.layerAt(path.join(tmp, "local"))))
-  const localRows = await benchStore("local", portOps(local), tmp)
   const plain = await startPlain("bench/support/S3rverServer.ts", { S3_DIR: path.join(tmp, "s3rver") })
   store = plain
-  const s3Rows = await run(
+  const byStore = await run(
     Effect.scoped(
       Effect.flatMap(
         s3StorageOn({ endpoint: plain.url }, "bench/"),
-        (s3) => Effect.promise(() => benchStore("s3", portOps(s3), tmp))
+        (s3) =>
+          Effect.promise(async () => {
+            const sdk = sdkAlone(plain.url, chunk, size / CHUNK)
+            const stores: Array<[string, Ops]> = [["local", portOps(local)], ["s3", portOps(s3)], ["sdk", sdk]]
+            const rounds: Record<string, Array<Array<Row>>> = { local: [], s3: [], sdk: [] }
+            try {
+              for (let round = 0; round <= ROUNDS; round++) {
+                log(round === 0 ? "warm-up round (not counted)" : `round ${round} of ${ROUNDS}`)
+                for (let i = 0; i < stores.length; i++) {
+                  const [label, ops] = stores[(i + round) % stores.length]!
+                  const rows = await benchStore(label, ops, tmp)
+                  if (round > 0) rounds[label]!.push(rows)
+                }
+              }
+            } finally {
+              sdk.close()
+            }
+            return {
+              local: medianRows(rounds["local"]!),
+              s3: medianRows(rounds["s3"]!),
+              sdk: medianRows(rounds["sdk"]!)
+            }
+          })
       )
     )
   )
-  const sdk = sdkAlone(plain.url, chunk, size / CHUNK)
-  const sdkRows = await benchStore("sdk", sdk, tmp).finally(sdk.close)
-  const rows = localRows.map((l, i) => {
-    const s = s3Rows[i]!
-    const k = sdkRows[i]
+  const rows = byStore.local.map((l, i) => {
+    const s = byStore.s3[i]!
+    const k = byStore.sdk[i]
     const mbps = (r: Row) => `${fmt(r.bytes / MB / (r.ms / 1000), 1)} MB/s`
     return [
       l.op,
@@ -126,10 +167,15 @@ try {
       k === undefined ? "—" : mbps(k),
       k === undefined ? "—" : `${fmt(k.ms / l.ms, 2)}×`,
       k === undefined ? "—" : `${fmt(s.ms / k.ms, 2)}×`,
+      k === undefined ? `${fmt(s.cpuMs)} ms` : `${fmt(s.cpuMs)} / ${fmt(k.cpuMs)} ms`,
       `+${fmt(l.peakMb)} / +${fmt(s.peakMb)} MB`
     ]
   })
-  process.stdout.write(`\n${size / MB} MB files, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)}\n`)
+  process.stdout.write(
+    `\n${size / MB} MB files, median of ${ROUNDS} rounds, ${os.cpus().length} cores, load ${
+      os.loadavg()[0]!.toFixed(1)
+    }\n`
+  )
   const columns = [
     "operation",
     "local",
@@ -138,6 +184,7 @@ try {
     "SDK alone on S3",
     "SDK alone / local",
     "S3 / SDK alone",
+    "CPU S3 / SDK alone",
     "peak RSS local / S3"
   ]
   process.stdout.write(`${table(columns, rows)}\n`)
