@@ -3,11 +3,11 @@ import { Schema } from "effect"
 import { Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { BrandSummary, BrandView, CreateBrandBody, DeleteBrandBody, UpdateBrandBody } from "./Brand.js"
 import { BrandStyle } from "./BrandStyle.js"
 import { PaletteAnswer, PaletteBody } from "./PaletteBody.js"
 
-const IdPath = Schema.Struct({ id: Schema.String })
 const BrandAnswer = Schema.Struct({ brand: BrandView })
 
 export class BrandsApi extends HttpApiGroup.make("brands")

@@ -13,11 +13,11 @@ import {
 } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { Channel, CreateChannelBody, SurfaceView, UpdateChannelBody } from "./Channel.js"
 import { AddSubscriptionBody, ChangeSubscriptionBody } from "./Subscription.js"
 import { postingTable } from "./Surfaces.js"
 
-const IdPath = Schema.Struct({ id: Schema.String })
 const SubscriptionPath = Schema.Struct({ id: Schema.String, subId: Schema.String })
 const ChannelAnswer = Schema.Struct({ channel: Channel })
 

@@ -3,10 +3,9 @@ import { Schema } from "effect"
 import { Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
 import { deprecatedDoc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { CredentialField, CredentialsBody } from "./Credential.js"
 import { Connections, ModeBody } from "./Credential.js"
-
-const IdPath = Schema.Struct({ id: Schema.String })
 
 export class CredentialsApi extends HttpApiGroup.make("credentials")
   .add(

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { IdempotencyConflict, NotFound, SchemaValidation, UnknownFormat, UnknownSource } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import {
   BroadcastAnswer,
   BroadcastDetail,
@@ -50,7 +50,7 @@ export class BroadcastApi extends HttpApiGroup.make("broadcasts")
       .annotateContext(
         doc("Show a broadcast", "The broadcast and each workspace's event made of it, with its status and job count.")
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(BroadcastDetail)
       .addError(NotFound)
   )

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { NotFound, SchemaValidation } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { IngestEventDetail, IngestEventPage, IngestEventsParams } from "./IngestEventViews.js"
 
 /** The ingest log: every event the workspace received, whatever became of it. */
@@ -21,7 +21,7 @@ export class IngestEventsApi extends HttpApiGroup.make("ingestEvents")
   )
   .add(
     HttpApiEndpoint.get("show", "/ingest-events/:id")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(IngestEventDetail)
       .annotateContext(
         doc(

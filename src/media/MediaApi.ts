@@ -10,9 +10,8 @@ import {
 } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { signedGroup, workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { MediaFile, MediaList, MediaUpload, MediaUse, PreviewQuery, RenameBody, UPLOAD_CEILING } from "./MediaFile.js"
-
-const IdPath = Schema.Struct({ id: Schema.String })
 
 /** Room for the multipart framing and the text parts around the file. */
 export const FRAMING_BYTES = 1024 * 1024

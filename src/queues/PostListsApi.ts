@@ -10,9 +10,9 @@ import {
 } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { ChangePackageBody, CreatePackageBody, CreateQueueBody, Package, Queue, UpdateQueueBody } from "./PostList.js"
 
-const IdPath = Schema.Struct({ id: Schema.String })
 const PackagePath = Schema.Struct({ id: Schema.String, packageId: Schema.String })
 const QueueAnswer = Schema.Struct({ queue: Queue })
 const PackageAnswer = Schema.Struct({ package: Package })

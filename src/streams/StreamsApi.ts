@@ -10,9 +10,8 @@ import {
 } from "../domain/Errors.js"
 import { doc } from "../http/ApiDocs.js"
 import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { CreateStreamBody, Stream, UpdateStreamBody } from "./Stream.js"
-
-const IdPath = Schema.Struct({ id: Schema.String })
 
 export const SuggestMapAnswer = Schema.Struct({
   suggestion: Schema.Record({ key: Schema.String, value: Schema.Struct({ from: Schema.String }) }),

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { InvalidStateTransition, NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { DeliveriesParams, DeliveryAnswer, DeliveryList } from "./Delivery.js"
 
 /** The deliveries log: every webhook call and email the hand-over made, and redelivery of those that failed. */
@@ -30,7 +30,7 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
             "of the answer. Another workspace's delivery is 404."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(DeliveryAnswer)
       .addError(NotFound)
   )
@@ -43,7 +43,7 @@ export class DeliveriesApi extends HttpApiGroup.make("deliveries")
             "it after that attempt. A delivery that is not DEAD or RETRYING is 409 `invalid_state_transition`."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(DeliveryAnswer)
       .addError(NotFound)
       .addError(InvalidStateTransition)

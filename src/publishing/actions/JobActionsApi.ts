@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { Conflict, NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { Cancelled, Queued, Reposted } from "../../posts/JobAnswers.js"
 import { JobUpdateBody } from "./JobEdit.js"
 
@@ -18,7 +18,7 @@ export class JobActionsApi extends HttpApiGroup.make("jobActions")
             "handed over, failed, rejected or cancelled) is 409 `conflict`."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(Cancelled)
       .addError(NotFound)
       .addError(Conflict)
@@ -34,7 +34,7 @@ export class JobActionsApi extends HttpApiGroup.make("jobActions")
             "`conflict` (`updatable` says so in advance)."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setPayload(JobUpdateBody)
       .addSuccess(Queued)
       .addError(NotFound)
@@ -50,7 +50,7 @@ export class JobActionsApi extends HttpApiGroup.make("jobActions")
             "queued }`); a job with nothing published is 409 `conflict` (`deletable` says so in advance)."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(Queued)
       .addError(NotFound)
       .addError(Conflict)
@@ -64,7 +64,7 @@ export class JobActionsApi extends HttpApiGroup.make("jobActions")
             "any other job is 409 `conflict` (`repostable` says so in advance)."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(Reposted)
       .addError(NotFound)
       .addError(Conflict)

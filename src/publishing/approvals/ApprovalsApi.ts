@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { InvalidStateTransition, NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { ApprovalPage, ApprovalsParams, Decision, DecisionBody } from "./Approval.js"
 
 /** Approvals: the posts of PER_POST channels waiting for a person, and their decisions. */
@@ -33,7 +33,7 @@ export class ApprovalsApi extends HttpApiGroup.make("approvals")
             "decided already is 409 `invalid_state_transition`."
         )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setPayload(DecisionBody)
       .addSuccess(Decision)
       .addError(NotFound)

@@ -3,6 +3,7 @@ import { Schema } from "effect"
 import { NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 
 const Tz = Schema.Struct({
   tz: Schema.optional(Schema.String).annotations({ description: "IANA time zone of the JSON's times; default UTC." })
@@ -17,14 +18,14 @@ export class PostPackagesApi extends HttpApiGroup.make("postPackages")
   .add(
     HttpApiEndpoint.get("job", "/jobs/:id/download")
       .annotateContext(doc("Download a job's post package", description))
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setUrlParams(Tz)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
   )
   .add(
     HttpApiEndpoint.get("post", "/posts/:id/package")
       .annotateContext(doc("Download a post's package", description))
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setUrlParams(Tz)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
   )

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { OverviewAnswer, PipelineAnswer, PipelineJobAnswer, PipelineParams } from "./PipelineAnswers.js"
 import { CalendarAnswer, CalendarParams } from "./PipelineCalendar.js"
 
@@ -24,7 +24,7 @@ export class PipelineApi extends HttpApiGroup.make("pipeline")
   )
   .add(
     HttpApiEndpoint.get("job", "/pipeline/:id")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(PipelineJobAnswer)
       .annotateContext(
         doc(

@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
-import { Schema } from "effect"
 import { ChecksumMismatch } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { signedGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { SignedQuery } from "./RenderedClip.js"
 
 /**
@@ -12,7 +12,7 @@ import { SignedQuery } from "./RenderedClip.js"
 export class AssetFilesApi extends HttpApiGroup.make("assetFiles")
   .add(
     HttpApiEndpoint.get("download", "/assets/:id/download")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setUrlParams(SignedQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
       .annotateContext(

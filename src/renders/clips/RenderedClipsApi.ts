@@ -3,9 +3,8 @@ import { Schema } from "effect"
 import { Conflict, NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { AssetMetadata, RenderedClip } from "./RenderedClip.js"
-
-const IdPath = Schema.Struct({ id: Schema.String })
 
 /** The rendered clips a workspace holds and their asset metadata. */
 export class RenderedClipsApi extends HttpApiGroup.make("renderedClips")

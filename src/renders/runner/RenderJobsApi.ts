@@ -1,8 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
-import { Schema } from "effect"
 import { NotFound, SchemaValidation } from "../../domain/Errors.js"
 import { doc } from "../../http/ApiDocs.js"
 import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { RenderJobPackage, RenderJobPage, RenderJobsQuery } from "./RenderJobViews.js"
 
 /** The render job log: every render of the workspace (direct exports now; channel posts later). */
@@ -21,7 +21,7 @@ export class RenderJobsApi extends HttpApiGroup.make("renderJobs")
   )
   .add(
     HttpApiEndpoint.get("package", "/render-jobs/:id/package")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(RenderJobPackage)
       .annotateContext(
         doc(
