@@ -62,3 +62,14 @@ export const findPath = (edges, start, goal) => {
   return undefined
 }
 
+
+/** The options of a rule that reads the graph: the tsconfig whose files it holds, and the folders it covers. */
+export const graphOptions = {
+  type: "object",
+  properties: {
+    tsconfig: { type: "string" },
+    roots: { type: "array", items: { type: "string" }, minItems: 1 }
+  },
+  required: ["tsconfig", "roots"],
+  additionalProperties: false
+}

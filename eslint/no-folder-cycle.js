@@ -11,7 +11,7 @@
 // files at a root, such as src/Server.ts and src/Api.ts, are the composition root and the API's assembly, which
 // import every area and are imported by the areas' handlers). Every edge of a circle is reported, at its import.
 import path from "node:path"
-import { findPath, loadGraph } from "./import-graph.js"
+import { findPath, graphOptions, loadGraph } from "./import-graph.js"
 
 const folderGraphs = new WeakMap()
 
@@ -44,17 +44,7 @@ export default {
   meta: {
     type: "problem",
     docs: { description: "Forbid an import that closes a circle between folders (subfolders included)" },
-    schema: [
-      {
-        type: "object",
-        properties: {
-          tsconfig: { type: "string" },
-          roots: { type: "array", items: { type: "string" }, minItems: 1 }
-        },
-        required: ["tsconfig", "roots"],
-        additionalProperties: false
-      }
-    ],
+    schema: [graphOptions],
     messages: {
       circle: "This import closes a circle between folders: {{route}}. Move what both sides need to a folder both " +
         "stand on, or reach the upper one through a port (docs/architecture.md)."

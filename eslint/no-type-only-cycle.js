@@ -9,7 +9,7 @@
 // The graph (eslint/import-graph.js) holds the files tsconfig.json includes under the folders given in the rule's
 // `roots` option; every import of theirs (value or type) is an edge.
 import path from "node:path"
-import { findPath, loadGraph } from "./import-graph.js"
+import { findPath, graphOptions, loadGraph } from "./import-graph.js"
 
 const isTypeOnlyImport = (node) =>
   node.importKind === "type" ||
@@ -19,17 +19,7 @@ export default {
   meta: {
     type: "problem",
     docs: { description: "Forbid type-only imports that close a file-level import cycle (import-x/no-cycle skips them)" },
-    schema: [
-      {
-        type: "object",
-        properties: {
-          tsconfig: { type: "string" },
-          roots: { type: "array", items: { type: "string" }, minItems: 1 }
-        },
-        required: ["tsconfig", "roots"],
-        additionalProperties: false
-      }
-    ],
+    schema: [graphOptions],
     messages: { cycle: "Type-only import closes an import cycle: {{route}}" }
   },
   create(context) {

@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import {
   LocaleNotSupported,
@@ -7,7 +7,8 @@ import {
   SchemaValidation,
   UnsupportedMediaType
 } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
 import { UploadForm } from "../media/MediaApi.js"
 import { MediaFile } from "../media/MediaFile.js"
 import { BrandView } from "./Brand.js"
@@ -27,39 +28,39 @@ const slots = "Slots: `logo` (PNG, JPEG, WebP, SVG; 5 MB), `background` (PNG, JP
 export class BrandSlotsApi extends HttpApiGroup.make("brandSlots")
   .add(
     HttpApiEndpoint.post("upload", "/brands/:id/assets/:slot")
-      .annotate(OpenApi.Summary, "Upload a file into a brand slot")
       .setPath(SlotPath)
       .setUrlParams(LocaleQuery)
       .setPayload(UploadForm({}))
       .addSuccess(SlotAnswer, { status: 201 })
-      .annotate(
-        OpenApi.Description,
-        "Uploads a file (multipart/form-data; JSON: 415) into a slot; it is stored in the media library (counted " +
-          "against storage, listed in /v1/media) and written into the stored style. Answers `{ brand, file }`. " +
-          slots
+      .annotateContext(
+        doc(
+          "Upload a file into a brand slot",
+          "Uploads a file (multipart/form-data; JSON: 415) into a slot; it is stored in the media library (counted " +
+            "against storage, listed in /v1/media) and written into the stored style. Answers `{ brand, file }`. " +
+            slots
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("link", "/brands/:id/assets/:slot/link")
-      .annotate(OpenApi.Summary, "Put a library file into a brand slot")
       .setPath(SlotPath)
       .setUrlParams(LocaleQuery)
       .setPayload(Schema.Struct({ url: Schema.String }))
       .addSuccess(SlotAnswer)
-      .annotate(
-        OpenApi.Description,
-        "Puts a library file (`media://<id>`) into a slot; its type and size must fit the slot. " + slots
+      .annotateContext(
+        doc(
+          "Put a library file into a brand slot",
+          "Puts a library file (`media://<id>`) into a slot; its type and size must fit the slot. " + slots
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("delete", "/brands/:id/assets/:slot/delete")
-      .annotate(OpenApi.Summary, "Empty a brand slot")
       .setPath(SlotPath)
       .setUrlParams(LocaleQuery)
       .addSuccess(Schema.Struct({ brand: BrandView }))
-      .annotate(
-        OpenApi.Description,
-        "Empties a slot (for `locale`, or the default file). Answers `{ brand }`. " + slots
+      .annotateContext(
+        doc("Empty a brand slot", "Empties a slot (for `locale`, or the default file). Answers `{ brand }`. " + slots)
       )
   )
   .addError(SchemaValidation)
@@ -67,8 +68,5 @@ export class BrandSlotsApi extends HttpApiGroup.make("brandSlots")
   .addError(PayloadTooLarge)
   .addError(UnsupportedMediaType)
   .addError(NotFound)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Brand slots")
-  .annotate(OpenApi.Description, "A brand's files (logo, fonts and others), one per slot and locale.")
+  .pipe(workspaceGroup("Brand slots", "A brand's files (logo, fonts and others), one per slot and locale."))
 {}

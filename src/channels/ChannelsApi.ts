@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import {
   Conflict,
@@ -11,12 +11,13 @@ import {
   UnknownStream,
   UnknownTemplate
 } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { Channel, CreateChannelBody, SurfaceView, UpdateChannelBody } from "./Channel.js"
 import { AddSubscriptionBody, ChangeSubscriptionBody } from "./Subscription.js"
 import { postingTable } from "./Surfaces.js"
 
-const IdPath = Schema.Struct({ id: Schema.String })
 const SubscriptionPath = Schema.Struct({ id: Schema.String, subId: Schema.String })
 const ChannelAnswer = Schema.Struct({ channel: Channel })
 
@@ -24,16 +25,13 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
   .add(
     HttpApiEndpoint.get("list", "/channels")
       .addSuccess(Schema.Struct({ channels: Schema.Array(Channel) }))
-      .annotate(OpenApi.Summary, "List channels")
-      .annotate(OpenApi.Description, "Every live channel of the workspace, oldest first, whole (not paged).")
+      .annotateContext(doc("List channels", "Every live channel of the workspace, oldest first, whole (not paged)."))
   )
   .add(
     HttpApiEndpoint.get("surfaces", "/channels/surfaces")
       .addSuccess(Schema.Struct({ surfaces: Schema.Array(SurfaceView) }))
-      .annotate(OpenApi.Summary, "List surfaces")
-      .annotate(
-        OpenApi.Description,
-        "The ten places a channel can publish to, with platform, label and the ratios offered."
+      .annotateContext(
+        doc("List surfaces", "The ten places a channel can publish to, with platform, label and the ratios offered.")
       )
   )
   .add(
@@ -42,14 +40,15 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .addSuccess(ChannelAnswer, { status: 201 })
       .addError(Conflict)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Create a channel")
-      .annotate(
-        OpenApi.Description,
-        "Defaults: surface instagram-reels, locale en, the oldest enabled brand, approval NONE, deliverByEmail true, " +
-          "deliverByWebhook false, name the first free 'New channel N'. A single-ratio surface fixes the ratio; a " +
-          "multi-ratio surface needs `ratio` (400 naming the choices). No brand yet, a name in use, or " +
-          "deliverByWebhook without a workspace webhook address: 409 `conflict`. `posting` takes only the surface's " +
-          `switches (others: 400 at /posting/<switch>); surfaces and defaults: ${postingTable}.`
+      .annotateContext(
+        doc(
+          "Create a channel",
+          "Defaults: surface instagram-reels, locale en, the oldest enabled brand, approval NONE, deliverByEmail true, " +
+            "deliverByWebhook false, name the first free 'New channel N'. A single-ratio surface fixes the ratio; a " +
+            "multi-ratio surface needs `ratio` (400 naming the choices). No brand yet, a name in use, or " +
+            "deliverByWebhook without a workspace webhook address: 409 `conflict`. `posting` takes only the surface's " +
+            `switches (others: 400 at /posting/<switch>); surfaces and defaults: ${postingTable}.`
+        )
       )
   )
   .add(
@@ -59,12 +58,13 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .addSuccess(ChannelAnswer)
       .addError(Conflict)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Change a channel")
-      .annotate(
-        OpenApi.Description,
-        "Any create field plus `enabled`; what is not sent stays. A delivery switch sent alone is laid over the " +
-          "other as stored; both false is 400. A new surface keeps the stored ratio and switches where it offers " +
-          "them. Answers the channel as it now stands."
+      .annotateContext(
+        doc(
+          "Change a channel",
+          "Any create field plus `enabled`; what is not sent stays. A delivery switch sent alone is laid over the " +
+            "other as stored; both false is 400. A new surface keeps the stored ratio and switches where it offers " +
+            "them. Answers the channel as it now stands."
+        )
       )
   )
   .add(
@@ -72,11 +72,12 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ deleted: Schema.Literal(true), cancelled: Schema.Number }))
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete a channel")
-      .annotate(
-        OpenApi.Description,
-        "Cancels the channel's waiting jobs (`cancelled`). History keeps it under its name plus ' (removed)'; the " +
-          "name is free again."
+      .annotateContext(
+        doc(
+          "Delete a channel",
+          "Cancels the channel's waiting jobs (`cancelled`). History keeps it under its name plus ' (removed)'; the " +
+            "name is free again."
+        )
       )
   )
   .add(
@@ -92,18 +93,19 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .addError(UnknownStream)
       .addError(UnknownTemplate)
       .addError(TemplateNotApproved)
-      .annotate(OpenApi.Summary, "Subscribe a channel")
-      .annotate(
-        OpenApi.Description,
-        "Adds an input the channel publishes: `BROADCAST` with `sourceSlug` and `formatSlug` (a shipped feed), " +
-          "`STREAM` with `streamId`, `QUEUE` with `queueId`. The input fixes the template; the channel may pin " +
-          "`templateVariant` and `templateVersion` (null: the input's variant and the newest build; `latest` is stored " +
-          "as null; a version must otherwise be a full major.minor.patch, else 400; a variant or build that does " +
-          "not exist: 404 `unknown_template`). " +
-          "A QUEUE subscription pins nothing. The same input twice: 409. A feed not offered to the workspace or " +
-          "switched off: 403 naming it. Unknown source, format or stream: 404 `unknown_source`, `unknown_format`, " +
-          "`unknown_stream`. A `queueId` that is not a post list of the workspace: 404. Answers the channel with the " +
-          "new subscription."
+      .annotateContext(
+        doc(
+          "Subscribe a channel",
+          "Adds an input the channel publishes: `BROADCAST` with `sourceSlug` and `formatSlug` (a shipped feed), " +
+            "`STREAM` with `streamId`, `QUEUE` with `queueId`. The input fixes the template; the channel may pin " +
+            "`templateVariant` and `templateVersion` (null: the input's variant and the newest build; `latest` is stored " +
+            "as null; a version must otherwise be a full major.minor.patch, else 400; a variant or build that does " +
+            "not exist: 404 `unknown_template`). " +
+            "A QUEUE subscription pins nothing. The same input twice: 409. A feed not offered to the workspace or " +
+            "switched off: 403 naming it. Unknown source, format or stream: 404 `unknown_source`, `unknown_format`, " +
+            "`unknown_stream`. A `queueId` that is not a post list of the workspace: 404. Answers the channel with the " +
+            "new subscription."
+        )
       )
   )
   .add(
@@ -113,11 +115,12 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .addSuccess(ChannelAnswer)
       .addError(NotFound)
       .addError(UnknownTemplate)
-      .annotate(OpenApi.Summary, "Change a subscription")
-      .annotate(
-        OpenApi.Description,
-        "Changes `templateVariant`, `templateVersion` (null or `latest`: back to the newest build) and `enabled`; what is not sent " +
-          "stays. The pins are checked as on subscribe. Answers the channel as it now stands."
+      .annotateContext(
+        doc(
+          "Change a subscription",
+          "Changes `templateVariant`, `templateVersion` (null or `latest`: back to the newest build) and `enabled`; what is not sent " +
+            "stays. The pins are checked as on subscribe. Answers the channel as it now stands."
+        )
       )
   )
   .add(
@@ -125,15 +128,15 @@ export class ChannelsApi extends HttpApiGroup.make("channels")
       .setPath(SubscriptionPath)
       .addSuccess(ChannelAnswer)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Remove a subscription")
-      .annotate(OpenApi.Description, "The channel stops publishing the input. Answers the channel as it now stands.")
+      .annotateContext(
+        doc("Remove a subscription", "The channel stops publishing the input. Answers the channel as it now stands.")
+      )
   )
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Channels")
-  .annotate(
-    OpenApi.Description,
-    "Where published work goes: a surface of a platform, in one ratio and language, wearing a brand."
+  .pipe(
+    workspaceGroup(
+      "Channels",
+      "Where published work goes: a surface of a platform, in one ratio and language, wearing a brand."
+    )
   )
 {}

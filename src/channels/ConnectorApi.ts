@@ -1,9 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFound } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
-
-const deprecated = "Deprecated (answers carry `Deprecation: true`; removed in the next major release). "
+import { deprecatedDoc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
 
 const EnvVariable = Schema.Struct({
   name: Schema.String,
@@ -30,12 +29,12 @@ export class ConnectorApi extends HttpApiGroup.make("connector")
   .add(
     HttpApiEndpoint.get("env", "/connector/env")
       .addSuccess(Schema.Struct({ variables: Schema.Array(EnvVariable) }))
-      .annotate(OpenApi.Deprecated, true)
-      .annotate(OpenApi.Summary, "Connector environment")
-      .annotate(
-        OpenApi.Description,
-        deprecated + "The environment variables a self-hosted connector runs with: this service's base URL, the " +
-          "workspace, its webhook address (null until set) and the webhook secret (never shown here: null)."
+      .annotateContext(
+        deprecatedDoc(
+          "Connector environment",
+          "The environment variables a self-hosted connector runs with: this service's base URL, the " +
+            "workspace, its webhook address (null until set) and the webhook secret (never shown here: null)."
+        )
       )
   )
   .add(
@@ -43,12 +42,12 @@ export class ConnectorApi extends HttpApiGroup.make("connector")
       .setPath(Schema.Struct({ language: Schema.String }))
       .addSuccess(Schema.Struct({ language: Schema.String, filename: Schema.String, script: Schema.String }))
       .addError(NotFound)
-      .annotate(OpenApi.Deprecated, true)
-      .annotate(OpenApi.Summary, "Connector reference receiver")
-      .annotate(
-        OpenApi.Description,
-        deprecated + "A small webhook receiver in `node` or `python` that checks the Standard Webhooks signature " +
-          "and timestamp of each delivery. Another language: 404 `not_found`."
+      .annotateContext(
+        deprecatedDoc(
+          "Connector reference receiver",
+          "A small webhook receiver in `node` or `python` that checks the Standard Webhooks signature " +
+            "and timestamp of each delivery. Another language: 404 `not_found`."
+        )
       )
   )
   .add(
@@ -56,16 +55,18 @@ export class ConnectorApi extends HttpApiGroup.make("connector")
       .setPath(Schema.Struct({ platform: Schema.String }))
       .addSuccess(Adapter)
       .addError(NotFound)
-      .annotate(OpenApi.Deprecated, true)
-      .annotate(OpenApi.Summary, "Connector adapter for a platform")
-      .annotate(
-        OpenApi.Description,
-        deprecated + "What a connector adapter for one platform receives: its surfaces and ratios, the delivery " +
-          "events, how they are signed, and what the receiver may answer. An unknown platform: 404 `not_found`."
+      .annotateContext(
+        deprecatedDoc(
+          "Connector adapter for a platform",
+          "What a connector adapter for one platform receives: its surfaces and ratios, the delivery " +
+            "events, how they are signed, and what the receiver may answer. An unknown platform: 404 `not_found`."
+        )
       )
   )
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Self-hosted connector (deprecated)")
-  .annotate(OpenApi.Description, "Deprecated: what a self-hosted connector between deliveries and platforms needs.")
+  .pipe(
+    workspaceGroup(
+      "Self-hosted connector (deprecated)",
+      "Deprecated: what a self-hosted connector between deliveries and platforms needs."
+    )
+  )
 {}

@@ -55,118 +55,61 @@ const fields = {
   retryAfterSeconds: Schema.optional(Schema.Number)
 }
 
-const status = <A>(code: ErrorCode) => HttpApiSchema.annotations<A>({ status: statusOf(code), description: code })
+const codes: Record<string, ErrorCode> = {}
 
-export class MalformedJson
-  extends Schema.TaggedError<MalformedJson>()("MalformedJson", fields, status("malformed_json"))
-{}
-export class SchemaValidation
-  extends Schema.TaggedError<SchemaValidation>()("SchemaValidation", fields, status("schema_validation"))
-{}
-export class RatioNotSupported
-  extends Schema.TaggedError<RatioNotSupported>()("RatioNotSupported", fields, status("ratio_not_supported"))
-{}
-export class LocaleNotSupported
-  extends Schema.TaggedError<LocaleNotSupported>()("LocaleNotSupported", fields, status("locale_not_supported"))
-{}
-export class BlockedUrl extends Schema.TaggedError<BlockedUrl>()("BlockedUrl", fields, status("blocked_url")) {}
-export class Unauthenticated
-  extends Schema.TaggedError<Unauthenticated>()("Unauthenticated", fields, status("unauthenticated"))
-{}
-export class SignatureInvalid
-  extends Schema.TaggedError<SignatureInvalid>()("SignatureInvalid", fields, status("signature_invalid"))
-{}
-export class TimestampSkew
-  extends Schema.TaggedError<TimestampSkew>()("TimestampSkew", fields, status("timestamp_skew"))
-{}
-export class Forbidden extends Schema.TaggedError<Forbidden>()("Forbidden", fields, status("forbidden")) {}
-export class NotFound extends Schema.TaggedError<NotFound>()("NotFound", fields, status("not_found")) {}
-export class UnknownSource
-  extends Schema.TaggedError<UnknownSource>()("UnknownSource", fields, status("unknown_source"))
-{}
-export class UnknownFormat
-  extends Schema.TaggedError<UnknownFormat>()("UnknownFormat", fields, status("unknown_format"))
-{}
-export class UnknownTemplate
-  extends Schema.TaggedError<UnknownTemplate>()("UnknownTemplate", fields, status("unknown_template"))
-{}
-export class UnknownStream
-  extends Schema.TaggedError<UnknownStream>()("UnknownStream", fields, status("unknown_stream"))
-{}
-export class Conflict extends Schema.TaggedError<Conflict>()("Conflict", fields, status("conflict")) {}
-export class IdempotencyConflict
-  extends Schema.TaggedError<IdempotencyConflict>()("IdempotencyConflict", fields, status("idempotency_conflict"))
-{}
-export class InvalidStateTransition extends Schema.TaggedError<InvalidStateTransition>()(
-  "InvalidStateTransition",
-  fields,
-  status("invalid_state_transition")
-) {}
-export class StreamDisabled
-  extends Schema.TaggedError<StreamDisabled>()("StreamDisabled", fields, status("stream_disabled"))
-{}
-export class NoSample extends Schema.TaggedError<NoSample>()("NoSample", fields, status("no_sample")) {}
-export class TemplateNotApproved
-  extends Schema.TaggedError<TemplateNotApproved>()("TemplateNotApproved", fields, status("template_not_approved"))
-{}
-export class Replayed extends Schema.TaggedError<Replayed>()("Replayed", fields, status("replayed")) {}
-export class PayloadTooLarge
-  extends Schema.TaggedError<PayloadTooLarge>()("PayloadTooLarge", fields, status("payload_too_large"))
-{}
-export class UnsupportedMediaType extends Schema.TaggedError<UnsupportedMediaType>()(
-  "UnsupportedMediaType",
-  fields,
-  status("unsupported_media_type")
-) {}
-export class RateLimited extends Schema.TaggedError<RateLimited>()("RateLimited", fields, status("rate_limited")) {}
-export class Internal extends Schema.TaggedError<Internal>()("Internal", fields, status("internal")) {}
-export class RenderFailed extends Schema.TaggedError<RenderFailed>()("RenderFailed", fields, status("render_failed")) {}
-export class AssetUnavailable
-  extends Schema.TaggedError<AssetUnavailable>()("AssetUnavailable", fields, status("asset_unavailable"))
-{}
-export class ChecksumMismatch
-  extends Schema.TaggedError<ChecksumMismatch>()("ChecksumMismatch", fields, status("checksum_mismatch"))
-{}
-export class UpstreamUnavailable
-  extends Schema.TaggedError<UpstreamUnavailable>()("UpstreamUnavailable", fields, status("upstream_unavailable"))
-{}
-export class RenderTimeout
-  extends Schema.TaggedError<RenderTimeout>()("RenderTimeout", fields, status("render_timeout"))
-{}
-
-/** Tag of each error class → its spec code. */
-export const codeByTag: Record<string, ErrorCode> = {
-  MalformedJson: "malformed_json",
-  SchemaValidation: "schema_validation",
-  RatioNotSupported: "ratio_not_supported",
-  LocaleNotSupported: "locale_not_supported",
-  BlockedUrl: "blocked_url",
-  Unauthenticated: "unauthenticated",
-  SignatureInvalid: "signature_invalid",
-  TimestampSkew: "timestamp_skew",
-  Forbidden: "forbidden",
-  NotFound: "not_found",
-  UnknownSource: "unknown_source",
-  UnknownFormat: "unknown_format",
-  UnknownTemplate: "unknown_template",
-  UnknownStream: "unknown_stream",
-  Conflict: "conflict",
-  IdempotencyConflict: "idempotency_conflict",
-  InvalidStateTransition: "invalid_state_transition",
-  StreamDisabled: "stream_disabled",
-  NoSample: "no_sample",
-  TemplateNotApproved: "template_not_approved",
-  Replayed: "replayed",
-  PayloadTooLarge: "payload_too_large",
-  UnsupportedMediaType: "unsupported_media_type",
-  RateLimited: "rate_limited",
-  Internal: "internal",
-  RenderFailed: "render_failed",
-  AssetUnavailable: "asset_unavailable",
-  ChecksumMismatch: "checksum_mismatch",
-  UpstreamUnavailable: "upstream_unavailable",
-  RenderTimeout: "render_timeout"
+/** An error of the table: the envelope's fields, the code's status, and the code as its OpenAPI description. */
+const ApiError = <Self>() => <const Tag extends string>(tag: Tag, code: ErrorCode) => {
+  codes[tag] = code
+  return Schema.TaggedError<Self>()(
+    tag,
+    fields,
+    HttpApiSchema.annotations<Self>({ status: statusOf(code), description: code })
+  )
 }
+
+export class MalformedJson extends ApiError<MalformedJson>()("MalformedJson", "malformed_json") {}
+export class SchemaValidation extends ApiError<SchemaValidation>()("SchemaValidation", "schema_validation") {}
+export class RatioNotSupported extends ApiError<RatioNotSupported>()("RatioNotSupported", "ratio_not_supported") {}
+export class LocaleNotSupported extends ApiError<LocaleNotSupported>()("LocaleNotSupported", "locale_not_supported") {}
+export class BlockedUrl extends ApiError<BlockedUrl>()("BlockedUrl", "blocked_url") {}
+export class Unauthenticated extends ApiError<Unauthenticated>()("Unauthenticated", "unauthenticated") {}
+export class SignatureInvalid extends ApiError<SignatureInvalid>()("SignatureInvalid", "signature_invalid") {}
+export class TimestampSkew extends ApiError<TimestampSkew>()("TimestampSkew", "timestamp_skew") {}
+export class Forbidden extends ApiError<Forbidden>()("Forbidden", "forbidden") {}
+export class NotFound extends ApiError<NotFound>()("NotFound", "not_found") {}
+export class UnknownSource extends ApiError<UnknownSource>()("UnknownSource", "unknown_source") {}
+export class UnknownFormat extends ApiError<UnknownFormat>()("UnknownFormat", "unknown_format") {}
+export class UnknownTemplate extends ApiError<UnknownTemplate>()("UnknownTemplate", "unknown_template") {}
+export class UnknownStream extends ApiError<UnknownStream>()("UnknownStream", "unknown_stream") {}
+export class Conflict extends ApiError<Conflict>()("Conflict", "conflict") {}
+export class IdempotencyConflict
+  extends ApiError<IdempotencyConflict>()("IdempotencyConflict", "idempotency_conflict")
+{}
+export class InvalidStateTransition
+  extends ApiError<InvalidStateTransition>()("InvalidStateTransition", "invalid_state_transition")
+{}
+export class StreamDisabled extends ApiError<StreamDisabled>()("StreamDisabled", "stream_disabled") {}
+export class NoSample extends ApiError<NoSample>()("NoSample", "no_sample") {}
+export class TemplateNotApproved
+  extends ApiError<TemplateNotApproved>()("TemplateNotApproved", "template_not_approved")
+{}
+export class Replayed extends ApiError<Replayed>()("Replayed", "replayed") {}
+export class PayloadTooLarge extends ApiError<PayloadTooLarge>()("PayloadTooLarge", "payload_too_large") {}
+export class UnsupportedMediaType
+  extends ApiError<UnsupportedMediaType>()("UnsupportedMediaType", "unsupported_media_type")
+{}
+export class RateLimited extends ApiError<RateLimited>()("RateLimited", "rate_limited") {}
+export class Internal extends ApiError<Internal>()("Internal", "internal") {}
+export class RenderFailed extends ApiError<RenderFailed>()("RenderFailed", "render_failed") {}
+export class AssetUnavailable extends ApiError<AssetUnavailable>()("AssetUnavailable", "asset_unavailable") {}
+export class ChecksumMismatch extends ApiError<ChecksumMismatch>()("ChecksumMismatch", "checksum_mismatch") {}
+export class UpstreamUnavailable
+  extends ApiError<UpstreamUnavailable>()("UpstreamUnavailable", "upstream_unavailable")
+{}
+export class RenderTimeout extends ApiError<RenderTimeout>()("RenderTimeout", "render_timeout") {}
+
+/** Tag of each error class → its spec code, as each class below is declared. */
+export const codeByTag: Readonly<Record<string, ErrorCode>> = codes
 
 export interface ApiErrorLike {
   readonly _tag: string

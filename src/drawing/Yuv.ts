@@ -30,19 +30,22 @@ export const yuvOf = (r: number, g: number, b: number): Yuv => ({
 
 export const frameBytes = (width: number, height: number, alpha = false): number => width * height * (alpha ? 5 : 3) / 2
 
-/**
- * Copies the alpha of rows [y0, y1) of an RGBA frame (not premultiplied) into the A plane of a yuva420p frame in
- * dst, after the I420 planes; `src` holds the frame's rows from y0 on when `band` is set.
- */
-export const alphaPlane = (
+/** Writes rows [y0, y1) of an RGBA frame into a yuv frame in dst (the shape of both converters below). */
+type FrameRows = (
   src: Uint8Array | Uint8ClampedArray,
   width: number,
   height: number,
   dst: Uint8Array,
-  y0 = 0,
-  y1 = height,
-  band = false
-): void => {
+  y0?: number,
+  y1?: number,
+  band?: boolean
+) => void
+
+/**
+ * Copies the alpha of rows [y0, y1) of an RGBA frame (not premultiplied) into the A plane of a yuva420p frame in
+ * dst, after the I420 planes; `src` holds the frame's rows from y0 on when `band` is set.
+ */
+export const alphaPlane: FrameRows = (src, width, height, dst, y0 = 0, y1 = height, band = false) => {
   const aBase = frameBytes(width, height) + y0 * width
   const from = band ? 0 : y0 * width
   const n = (y1 - y0) * width
@@ -53,15 +56,7 @@ export const alphaPlane = (
  * Converts rows [y0, y1) (even bounds) of an opaque RGBA frame (even width) into I420 planes in dst;
  * the other rows of dst are left as they are. `src` holds the frame's rows from y0 on when `band` is set.
  */
-export const rgbaToI420 = (
-  src: Uint8Array | Uint8ClampedArray,
-  width: number,
-  height: number,
-  dst: Uint8Array,
-  y0 = 0,
-  y1 = height,
-  band = false
-): void => {
+export const rgbaToI420: FrameRows = (src, width, height, dst, y0 = 0, y1 = height, band = false) => {
   const aligned = src.byteOffset % 4 === 0 ? src : Uint8Array.from(src)
   const px = new Uint32Array(aligned.buffer, aligned.byteOffset, aligned.byteLength >> 2)
   const shift = band ? y0 * width : 0

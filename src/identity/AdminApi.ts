@@ -1,8 +1,9 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { BlockedUrl, Conflict, NotFound, SchemaValidation } from "../domain/Errors.js"
+import { BlockedUrl, Conflict, NotFound } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
-import { AdminAuthentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { adminGroup } from "../http/ApiGroups.js"
 import { MemberRole } from "./Member.js"
 
 export const AccountPath = Schema.Struct({ accountId: WorkspaceId })
@@ -12,11 +13,12 @@ const Email = Schema.String.pipe(Schema.pattern(/^[^@\s]+@[^@\s]+$/, { message: 
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.post("createWorkspace", "/workspaces")
-      .annotate(OpenApi.Summary, "Create a workspace")
-      .annotate(
-        OpenApi.Description,
-        "A new workspace, optionally with its owner's email. It gets a render allowance of 500 videos a month " +
-          "and 1024 MB of storage until the limits route says otherwise."
+      .annotateContext(
+        doc(
+          "Create a workspace",
+          "A new workspace, optionally with its owner's email. It gets a render allowance of 500 videos a month " +
+            "and 1024 MB of storage until the limits route says otherwise."
+        )
       )
       .setPayload(Schema.Struct({
         name: Schema.String.pipe(Schema.minLength(1), Schema.maxLength(120)),
@@ -26,11 +28,12 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("createKey", "/workspaces/:accountId/keys")
-      .annotate(OpenApi.Summary, "Create an API key")
-      .annotate(
-        OpenApi.Description,
-        "A key of the workspace with these scopes (`[\"*\"]`: every workspace permission); `apiKey` is shown in " +
-          "this answer only."
+      .annotateContext(
+        doc(
+          "Create an API key",
+          "A key of the workspace with these scopes (`[\"*\"]`: every workspace permission); `apiKey` is shown in " +
+            "this answer only."
+        )
       )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({
@@ -45,19 +48,19 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("revokeKey", "/workspaces/:accountId/keys/:keyId/revoke")
-      .annotate(OpenApi.Summary, "Revoke an API key")
-      .annotate(OpenApi.Description, "The key answers 401 from then on.")
+      .annotateContext(doc("Revoke an API key", "The key answers 401 from then on."))
       .setPath(Schema.Struct({ accountId: WorkspaceId, keyId: Schema.String }))
       .addSuccess(Schema.Struct({ revoked: Schema.Literal(true) }))
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.put("setWebhook", "/workspaces/:accountId/webhook")
-      .annotate(OpenApi.Summary, "Set the webhook address")
-      .annotate(
-        OpenApi.Description,
-        "Where the workspace's signed deliveries go; answers a new signing `secret` (`whsec_` + base64 of 32 " +
-          "random bytes). An address the service will not deliver to: 400 `blocked_url`."
+      .annotateContext(
+        doc(
+          "Set the webhook address",
+          "Where the workspace's signed deliveries go; answers a new signing `secret` (`whsec_` + base64 of 32 " +
+            "random bytes). An address the service will not deliver to: 400 `blocked_url`."
+        )
       )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({ url: Schema.String }))
@@ -67,10 +70,8 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("addMember", "/workspaces/:accountId/members")
-      .annotate(OpenApi.Summary, "Add a member")
-      .annotate(
-        OpenApi.Description,
-        "A member by email with the role `owner`, `operations` or `member`; already a member: 409."
+      .annotateContext(
+        doc("Add a member", "A member by email with the role `owner`, `operations` or `member`; already a member: 409.")
       )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({ email: Email, role: MemberRole }))
@@ -83,21 +84,23 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("createPlatformKey", "/platform-keys")
-      .annotate(OpenApi.Summary, "Create a platform key")
-      .annotate(
-        OpenApi.Description,
-        "A credential with the `ingest:shipped` scope, for `/v1/broadcast`; `apiKey` is shown in this answer " +
-          "only."
+      .annotateContext(
+        doc(
+          "Create a platform key",
+          "A credential with the `ingest:shipped` scope, for `/v1/broadcast`; `apiKey` is shown in this answer " +
+            "only."
+        )
       )
       .setPayload(Schema.Struct({ name: Schema.optional(Schema.String.pipe(Schema.maxLength(120))) }))
       .addSuccess(Schema.Struct({ keyId: Schema.String, apiKey: Schema.String }), { status: 201 })
   )
   .add(
     HttpApiEndpoint.get("listPlatformKeys", "/platform-keys")
-      .annotate(OpenApi.Summary, "List platform keys")
-      .annotate(
-        OpenApi.Description,
-        "Every platform key, oldest first, revoked ones included (`revokedAt` set); never the key itself."
+      .annotateContext(
+        doc(
+          "List platform keys",
+          "Every platform key, oldest first, revoked ones included (`revokedAt` set); never the key itself."
+        )
       )
       .addSuccess(Schema.Struct({
         keys: Schema.Array(Schema.Struct({
@@ -110,18 +113,15 @@ export class AdminApi extends HttpApiGroup.make("admin")
   )
   .add(
     HttpApiEndpoint.post("revokePlatformKey", "/platform-keys/:keyId/revoke")
-      .annotate(OpenApi.Summary, "Revoke a platform key")
-      .annotate(
-        OpenApi.Description,
-        "The key answers 401 from then on, on every node; revoking it again answers the same. An unknown key is 404."
+      .annotateContext(
+        doc(
+          "Revoke a platform key",
+          "The key answers 401 from then on, on every node; revoking it again answers the same. An unknown key is 404."
+        )
       )
       .setPath(Schema.Struct({ keyId: Schema.String }))
       .addSuccess(Schema.Struct({ revoked: Schema.Literal(true) }))
       .addError(NotFound)
   )
-  .addError(SchemaValidation)
-  .middleware(AdminAuthentication)
-  .prefix("/admin")
-  .annotate(OpenApi.Title, "Admin")
-  .annotate(OpenApi.Description, "Operator routes (see docs/operating.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+  .pipe(adminGroup)
 {}

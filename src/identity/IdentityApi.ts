@@ -1,6 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
 
 export const WhoAmI = Schema.Struct({
   accountId: Schema.String,
@@ -12,12 +13,10 @@ export const WhoAmI = Schema.Struct({
 export class IdentityApi extends HttpApiGroup.make("identity")
   .add(
     HttpApiEndpoint.get("whoami", "/whoami")
-      .annotate(OpenApi.Summary, "Show the calling key")
       .addSuccess(WhoAmI)
-      .annotate(OpenApi.Description, "The calling key's workspace and permissions; any valid key may call it.")
+      .annotateContext(
+        doc("Show the calling key", "The calling key's workspace and permissions; any valid key may call it.")
+      )
   )
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Identity")
-  .annotate(OpenApi.Description, "The calling key: its workspace and permissions.")
+  .pipe(workspaceGroup("Identity", "The calling key: its workspace and permissions."))
 {}

@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { IdempotencyConflict, NotFound, SchemaValidation, UnknownFormat, UnknownSource } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import {
   BroadcastAnswer,
   BroadcastDetail,
@@ -15,14 +16,15 @@ import { BroadcastEnvelope } from "./Envelope.js"
 export class BroadcastApi extends HttpApiGroup.make("broadcasts")
   .add(
     HttpApiEndpoint.post("send", "/broadcast")
-      .annotate(OpenApi.Summary, "Broadcast a feed event")
-      .annotate(
-        OpenApi.Description,
-        "One feed event, named by `sourceSlug` and `formatSlug`, for every workspace that has the feed on and a " +
-          "channel subscribed: each gets an event of its own (in its ingest log, with its jobs), all written before " +
-          "this 202. `eventId` is the broadcast's idempotency key: repeating the broadcast is `duplicate` and " +
-          "completes any workspace a crash left out; another body under it is 409. Content not fitting the feed's " +
-          "template is 400 naming the field under `/data`."
+      .annotateContext(
+        doc(
+          "Broadcast a feed event",
+          "One feed event, named by `sourceSlug` and `formatSlug`, for every workspace that has the feed on and a " +
+            "channel subscribed: each gets an event of its own (in its ingest log, with its jobs), all written before " +
+            "this 202. `eventId` is the broadcast's idempotency key: repeating the broadcast is `duplicate` and " +
+            "completes any workspace a crash left out; another body under it is 409. Content not fitting the feed's " +
+            "template is 400 naming the field under `/data`."
+        )
       )
       .setPayload(BroadcastEnvelope)
       .addSuccess(BroadcastAnswer, { status: 202 })
@@ -32,10 +34,11 @@ export class BroadcastApi extends HttpApiGroup.make("broadcasts")
   )
   .add(
     HttpApiEndpoint.post("validate", "/broadcast/validate")
-      .annotate(OpenApi.Summary, "Dry-run a broadcast")
-      .annotate(
-        OpenApi.Description,
-        "The same checks, storing nothing: whether it is stale and how many workspaces it would reach."
+      .annotateContext(
+        doc(
+          "Dry-run a broadcast",
+          "The same checks, storing nothing: whether it is stale and how many workspaces it would reach."
+        )
       )
       .setPayload(BroadcastEnvelope)
       .addSuccess(BroadcastValidateAnswer)
@@ -44,28 +47,24 @@ export class BroadcastApi extends HttpApiGroup.make("broadcasts")
   )
   .add(
     HttpApiEndpoint.get("find", "/broadcast/:id")
-      .annotate(OpenApi.Summary, "Show a broadcast")
-      .annotate(
-        OpenApi.Description,
-        "The broadcast and each workspace's event made of it, with its status and job count."
+      .annotateContext(
+        doc("Show a broadcast", "The broadcast and each workspace's event made of it, with its status and job count.")
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(BroadcastDetail)
       .addError(NotFound)
   )
   .add(
     HttpApiEndpoint.get("list", "/broadcasts")
-      .annotate(OpenApi.Summary, "List broadcasts")
-      .annotate(OpenApi.Description, "Paged, newest first.")
+      .annotateContext(doc("List broadcasts", "Paged, newest first."))
       .setUrlParams(BroadcastsQuery)
       .addSuccess(BroadcastPage)
   )
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Broadcasts")
-  .annotate(
-    OpenApi.Description,
-    "Shipped feed data sent by the platform to every workspace listening. Workspace keys are refused (403)."
+  .pipe(
+    workspaceGroup(
+      "Broadcasts",
+      "Shipped feed data sent by the platform to every workspace listening. Workspace keys are refused (403)."
+    )
   )
 {}

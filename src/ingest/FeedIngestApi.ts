@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { IdempotencyConflict, SchemaValidation, UnknownFormat, UnknownSource } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
 import { FeedEnvelope } from "./Envelope.js"
 import { FeedSendAnswer, FeedValidateAnswer } from "./IngestAnswers.js"
 
@@ -11,15 +12,16 @@ const FeedPath = Schema.Struct({ source: Schema.String, format: Schema.String })
 export class FeedIngestApi extends HttpApiGroup.make("feedIngest")
   .add(
     HttpApiEndpoint.post("send", "/ingest/:source/:format")
-      .annotate(OpenApi.Summary, "Push a feed event")
-      .annotate(
-        OpenApi.Description,
-        "Always 202. `accepted`: one job per channel with an enabled BROADCAST subscription to the feed, while " +
-          "the workspace has the feed on. `no_match`: nobody listens (or the feed is off). `stale`: `occurredAt` is " +
-          "older than the feed's `maxAgeSeconds`; stored, nothing drawn. `duplicate`: the `eventId` already landed " +
-          "with this body (`idempotent` true). `origin` defaults to `shipped`; `publishAt` (an instant, or a local " +
-          "time read in `timezone`) and `timezone` are accepted only with origin `manual` and schedule the posts. " +
-          "Content not fitting the feed's template is 400 naming the field under `/data`."
+      .annotateContext(
+        doc(
+          "Push a feed event",
+          "Always 202. `accepted`: one job per channel with an enabled BROADCAST subscription to the feed, while " +
+            "the workspace has the feed on. `no_match`: nobody listens (or the feed is off). `stale`: `occurredAt` is " +
+            "older than the feed's `maxAgeSeconds`; stored, nothing drawn. `duplicate`: the `eventId` already landed " +
+            "with this body (`idempotent` true). `origin` defaults to `shipped`; `publishAt` (an instant, or a local " +
+            "time read in `timezone`) and `timezone` are accepted only with origin `manual` and schedule the posts. " +
+            "Content not fitting the feed's template is 400 naming the field under `/data`."
+        )
       )
       .setPath(FeedPath)
       .setPayload(FeedEnvelope)
@@ -28,11 +30,12 @@ export class FeedIngestApi extends HttpApiGroup.make("feedIngest")
   )
   .add(
     HttpApiEndpoint.post("validate", "/ingest/:source/:format/validate")
-      .annotate(OpenApi.Summary, "Dry-run a feed event")
-      .annotate(
-        OpenApi.Description,
-        "The same checks as pushing, storing nothing: `valid` false when the event would be stale, `wouldMatch` " +
-          "the channels it would reach, `normalized` the content as it would be stored."
+      .annotateContext(
+        doc(
+          "Dry-run a feed event",
+          "The same checks as pushing, storing nothing: `valid` false when the event would be stale, `wouldMatch` " +
+            "the channels it would reach, `normalized` the content as it would be stored."
+        )
       )
       .setPath(FeedPath)
       .setPayload(FeedEnvelope)
@@ -41,8 +44,7 @@ export class FeedIngestApi extends HttpApiGroup.make("feedIngest")
   .addError(SchemaValidation)
   .addError(UnknownSource)
   .addError(UnknownFormat)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Pushing feed data")
-  .annotate(OpenApi.Description, "Data for a shipped feed, pushed by the workspace itself by the feed's slugs.")
+  .pipe(
+    workspaceGroup("Pushing feed data", "Data for a shipped feed, pushed by the workspace itself by the feed's slugs.")
+  )
 {}

@@ -1,40 +1,42 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { NotFound, SchemaValidation } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { IngestEventDetail, IngestEventPage, IngestEventsParams } from "./IngestEventViews.js"
 
 /** The ingest log: every event the workspace received, whatever became of it. */
 export class IngestEventsApi extends HttpApiGroup.make("ingestEvents")
   .add(
     HttpApiEndpoint.get("list", "/ingest-events")
-      .annotate(OpenApi.Summary, "List received events")
       .setUrlParams(IngestEventsParams)
       .addSuccess(IngestEventPage)
-      .annotate(
-        OpenApi.Description,
-        "Paged, newest first. `total` counts the events matching every filter, `all` every event of the " +
-          "workspace; `facets` count the events matching `q` per status and per origin (every key listed)."
+      .annotateContext(
+        doc(
+          "List received events",
+          "Paged, newest first. `total` counts the events matching every filter, `all` every event of the " +
+            "workspace; `facets` count the events matching `q` per status and per origin (every key listed)."
+        )
       )
   )
   .add(
     HttpApiEndpoint.get("show", "/ingest-events/:id")
-      .annotate(OpenApi.Summary, "Show a received event")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(IngestEventDetail)
-      .annotate(
-        OpenApi.Description,
-        "One event as posted, its normalized `document`, mapping errors and warnings, and every job (post group) " +
-          "it produced, in channel creation order; another workspace's: 404."
+      .annotateContext(
+        doc(
+          "Show a received event",
+          "One event as posted, its normalized `document`, mapping errors and warnings, and every job (post group) " +
+            "it produced, in channel creation order; another workspace's: 404."
+        )
       )
   )
   .addError(SchemaValidation)
   .addError(NotFound)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Received events")
-  .annotate(
-    OpenApi.Description,
-    "The ingest log: every event sent to the workspace's streams and feeds, with its status and the jobs it made."
+  .pipe(
+    workspaceGroup(
+      "Received events",
+      "The ingest log: every event sent to the workspace's streams and feeds, with its status and the jobs it made."
+    )
   )
 {}

@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { IdempotencyConflict, SchemaValidation, StreamDisabled, UnknownStream } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
 import { StreamEnvelope } from "./Envelope.js"
 import { StreamDuplicateAnswer, StreamSendAnswer, StreamValidateAnswer } from "./IngestAnswers.js"
 
@@ -16,26 +17,28 @@ export const AddressableStream = Schema.Struct({
 export class StreamSendApi extends HttpApiGroup.make("streamSend")
   .add(
     HttpApiEndpoint.get("addressable", "/stream")
-      .annotate(OpenApi.Summary, "List the streams this key may send to")
-      .annotate(
-        OpenApi.Description,
-        "Every live stream of the key's workspace, disabled ones included (`enabled` false: events to it are " +
-          "refused with 409 `stream_disabled`), and `route`: the address events are sent to."
+      .annotateContext(
+        doc(
+          "List the streams this key may send to",
+          "Every live stream of the key's workspace, disabled ones included (`enabled` false: events to it are " +
+            "refused with 409 `stream_disabled`), and `route`: the address events are sent to."
+        )
       )
       .addSuccess(Schema.Struct({ route: Schema.String, streams: Schema.Array(AddressableStream) }))
   )
   .add(
     HttpApiEndpoint.post("send", "/stream")
-      .annotate(OpenApi.Summary, "Send an event to a stream")
-      .annotate(
-        OpenApi.Description,
-        "The stream's field map turns `data` into the template's document, which is checked against the " +
-          "template's newest build. 202 `accepted`: one job (`postGroupId`) per enabled subscription of an enabled " +
-          "channel, written with the event before this answer. 202 `no_match`: stored, nothing drawn. 202 " +
-          "`unmapped`: the document does not fit (`mappingErrors`); stored, nothing drawn. 200 `duplicate`: this " +
-          "`eventId` already landed with this body; the original outcome stands. The same `eventId` with another " +
-          "body is 409 `idempotency_conflict`. Fields beyond the envelope are refused; `templateId` and " +
-          "`templateVersion` are ignored (the stream decides)."
+      .annotateContext(
+        doc(
+          "Send an event to a stream",
+          "The stream's field map turns `data` into the template's document, which is checked against the " +
+            "template's newest build. 202 `accepted`: one job (`postGroupId`) per enabled subscription of an enabled " +
+            "channel, written with the event before this answer. 202 `no_match`: stored, nothing drawn. 202 " +
+            "`unmapped`: the document does not fit (`mappingErrors`); stored, nothing drawn. 200 `duplicate`: this " +
+            "`eventId` already landed with this body; the original outcome stands. The same `eventId` with another " +
+            "body is 409 `idempotency_conflict`. Fields beyond the envelope are refused; `templateId` and " +
+            "`templateVersion` are ignored (the stream decides)."
+        )
       )
       .setPayload(StreamEnvelope)
       .addSuccess(StreamSendAnswer, { status: 202 })
@@ -44,12 +47,13 @@ export class StreamSendApi extends HttpApiGroup.make("streamSend")
   )
   .add(
     HttpApiEndpoint.post("validate", "/stream/validate")
-      .annotate(OpenApi.Summary, "Dry-run an event on a stream")
-      .annotate(
-        OpenApi.Description,
-        "The same body and checks as sending, storing nothing: the `document` the field map makes, `errors` " +
-          "against the template (`valid` false when there are any), `warnings` (text cut by `maxLength`) and the " +
-          "channels it would reach (`wouldMatch`). Always 200 for a well-formed envelope."
+      .annotateContext(
+        doc(
+          "Dry-run an event on a stream",
+          "The same body and checks as sending, storing nothing: the `document` the field map makes, `errors` " +
+            "against the template (`valid` false when there are any), `warnings` (text cut by `maxLength`) and the " +
+            "channels it would reach (`wouldMatch`). Always 200 for a well-formed envelope."
+        )
       )
       .setPayload(StreamEnvelope)
       .addSuccess(StreamValidateAnswer)
@@ -57,12 +61,11 @@ export class StreamSendApi extends HttpApiGroup.make("streamSend")
   .addError(SchemaValidation)
   .addError(UnknownStream)
   .addError(StreamDisabled)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Sending to streams")
-  .annotate(
-    OpenApi.Description,
-    "Sending events to streams: what a key with `ingest:write` may address, the send and its dry run. Configuring " +
-      "streams is `/v1/streams`."
+  .pipe(
+    workspaceGroup(
+      "Sending to streams",
+      "Sending events to streams: what a key with `ingest:write` may address, the send and its dry run. Configuring " +
+        "streams is `/v1/streams`."
+    )
   )
 {}

@@ -1,18 +1,17 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Option, Schema } from "effect"
 import {
   ChecksumMismatch,
   Conflict,
-  Forbidden,
   NotFound,
   PayloadTooLarge,
   SchemaValidation,
   UnsupportedMediaType
 } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { signedGroup, workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { MediaFile, MediaList, MediaUpload, MediaUse, PreviewQuery, RenameBody, UPLOAD_CEILING } from "./MediaFile.js"
-
-const IdPath = Schema.Struct({ id: Schema.String })
 
 /** Room for the multipart framing and the text parts around the file. */
 export const FRAMING_BYTES = 1024 * 1024
@@ -38,58 +37,63 @@ export const UploadForm = (fields: Schema.Struct.Fields) =>
 export class MediaApi extends HttpApiGroup.make("media")
   .add(
     HttpApiEndpoint.post("upload", "/media")
-      .annotate(OpenApi.Summary, "Upload a media file")
       .setPayload(UploadForm({
         replace: Schema.optional(Schema.Literal("true")),
         replaces: Schema.optional(Schema.String)
       }))
       .addSuccess(MediaUpload, { status: 201 })
-      .annotate(
-        OpenApi.Description,
-        "Uploads one file, streamed to storage. The type is read from the bytes (fonts by extension): PNG, JPEG, " +
-          "WebP, GIF, SVG (10 MB; pictures at most 2048×2048 read from the header, SVG exempt), MP4 (5 MB), MP3 and " +
-          "WAV (20 MB), WOFF2/WOFF/TTF/OTF (10 MB); 50 MB for any upload. Over a limit or the media share of " +
-          "storage: " +
-          "413. A name in use: 409 unless `replace=true` (the same-named file is replaced) or `replaces=<id>` (same " +
-          "kind; keeps the old name with the new extension). A replaced file's brand slots move to the new file, " +
-          "which has a new id; the old one is deleted."
+      .annotateContext(
+        doc(
+          "Upload a media file",
+          "Uploads one file, streamed to storage. The type is read from the bytes (fonts by extension): PNG, JPEG, " +
+            "WebP, GIF, SVG (10 MB; pictures at most 2048×2048 read from the header, SVG exempt), MP4 (5 MB), MP3 and " +
+            "WAV (20 MB), WOFF2/WOFF/TTF/OTF (10 MB); 50 MB for any upload. Over a limit or the media share of " +
+            "storage: " +
+            "413. A name in use: 409 unless `replace=true` (the same-named file is replaced) or `replaces=<id>` (same " +
+            "kind; keeps the old name with the new extension). A replaced file's brand slots move to the new file, " +
+            "which has a new id; the old one is deleted."
+        )
       )
   )
   .add(
     HttpApiEndpoint.get("list", "/media")
-      .annotate(OpenApi.Summary, "List media files")
       .addSuccess(MediaList)
-      .annotate(
-        OpenApi.Description,
-        "Every file, newest first, with the storage block; `url` is a preview signed for an hour."
+      .annotateContext(
+        doc(
+          "List media files",
+          "Every file, newest first, with the storage block; `url` is a preview signed for an hour."
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("rename", "/media/:id/rename")
-      .annotate(OpenApi.Summary, "Rename a media file")
       .setPath(IdPath)
       .setPayload(RenameBody)
       .addSuccess(Schema.Struct({ file: MediaFile }))
-      .annotate(OpenApi.Description, "Renames a file (1 to 200 characters); a name in use: 409. Answers `{ file }`.")
+      .annotateContext(
+        doc("Rename a media file", "Renames a file (1 to 200 characters); a name in use: 409. Answers `{ file }`.")
+      )
   )
   .add(
     HttpApiEndpoint.post("delete", "/media/:id/delete")
-      .annotate(OpenApi.Summary, "Delete a media file")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ deleted: Schema.Literal(true), id: Schema.String }))
-      .annotate(
-        OpenApi.Description,
-        "Deletes the file and its bytes; brand slots holding it are emptied. Answers `{ deleted: true, id }`."
+      .annotateContext(
+        doc(
+          "Delete a media file",
+          "Deletes the file and its bytes; brand slots holding it are emptied. Answers `{ deleted: true, id }`."
+        )
       )
   )
   .add(
     HttpApiEndpoint.get("uses", "/media/:id/uses")
-      .annotate(OpenApi.Summary, "List what holds a media file")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ uses: Schema.Array(MediaUse) }))
-      .annotate(
-        OpenApi.Description,
-        "What holds the file: `{ kind: \"brandSlot\", brandId, brandName, slot, locale? }` per brand slot."
+      .annotateContext(
+        doc(
+          "List what holds a media file",
+          "What holds the file: `{ kind: \"brandSlot\", brandId, brandName, slot, locale? }` per brand slot."
+        )
       )
   )
   .addError(SchemaValidation)
@@ -97,31 +101,25 @@ export class MediaApi extends HttpApiGroup.make("media")
   .addError(UnsupportedMediaType)
   .addError(NotFound)
   .addError(Conflict)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Media library")
-  .annotate(OpenApi.Description, "The workspace's uploaded files, counted against its storage.")
+  .pipe(workspaceGroup("Media library", "The workspace's uploaded files, counted against its storage."))
 {}
 
 /** Signed previews: no Authentication middleware, the signature in the link is the authority. */
 export class MediaPreviewApi extends HttpApiGroup.make("mediaPreview")
   .add(
     HttpApiEndpoint.get("preview", "/media/:id/preview")
-      .annotate(OpenApi.Summary, "Preview a media file")
       .setPath(IdPath)
       .setUrlParams(PreviewQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/octet-stream" }))
-      .annotate(
-        OpenApi.Description,
-        "The file's bytes under its own type, through the signed `url` of a media file (about an hour). A wrong, " +
-          "tampered or expired signature: 403; the file deleted: 404; stored bytes that no longer match the file's " +
-          "`sha256`: 502 `checksum_mismatch`, and nothing is sent."
+      .annotateContext(
+        doc(
+          "Preview a media file",
+          "The file's bytes under its own type, through the signed `url` of a media file (about an hour). A wrong, " +
+            "tampered or expired signature: 403; the file deleted: 404; stored bytes that no longer match the file's " +
+            "`sha256`: 502 `checksum_mismatch`, and nothing is sent."
+        )
       )
       .addError(ChecksumMismatch)
   )
-  .addError(Forbidden)
-  .addError(NotFound)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Media previews")
-  .annotate(OpenApi.Description, "A media file's bytes through its signed preview URL; no credential.")
+  .pipe(signedGroup("Media previews", "A media file's bytes through its signed preview URL; no credential."))
 {}

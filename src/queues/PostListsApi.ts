@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import {
   Conflict,
@@ -8,10 +8,11 @@ import {
   TemplateNotApproved,
   UnknownTemplate
 } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { ChangePackageBody, CreatePackageBody, CreateQueueBody, Package, Queue, UpdateQueueBody } from "./PostList.js"
 
-const IdPath = Schema.Struct({ id: Schema.String })
 const PackagePath = Schema.Struct({ id: Schema.String, packageId: Schema.String })
 const QueueAnswer = Schema.Struct({ queue: Queue })
 const PackageAnswer = Schema.Struct({ package: Package })
@@ -29,12 +30,13 @@ export class PostListsApi extends HttpApiGroup.make("queues")
   .add(
     HttpApiEndpoint.get("list", "/queues")
       .addSuccess(Schema.Struct({ queues: Schema.Array(Queue) }))
-      .annotate(OpenApi.Summary, "List post lists")
-      .annotate(
-        OpenApi.Description,
-        "Every post list of the workspace, oldest first, whole: each with its posts ordered by `scheduledFor`, " +
-          "`subscribers` (live channels subscribed) and `listeners` (those a firing post reaches: channel and " +
-          "subscription enabled)."
+      .annotateContext(
+        doc(
+          "List post lists",
+          "Every post list of the workspace, oldest first, whole: each with its posts ordered by `scheduledFor`, " +
+            "`subscribers` (live channels subscribed) and `listeners` (those a firing post reaches: channel and " +
+            "subscription enabled)."
+        )
       )
   )
   .add(
@@ -42,8 +44,9 @@ export class PostListsApi extends HttpApiGroup.make("queues")
       .setPayload(CreateQueueBody)
       .addSuccess(QueueAnswer, { status: 201 })
       .addError(Conflict)
-      .annotate(OpenApi.Summary, "Create a post list")
-      .annotate(OpenApi.Description, "`name` 1 to 80 characters, unique in the workspace (in use: 409 `conflict`).")
+      .annotateContext(
+        doc("Create a post list", "`name` 1 to 80 characters, unique in the workspace (in use: 409 `conflict`).")
+      )
   )
   .add(
     HttpApiEndpoint.patch("update", "/queues/:id")
@@ -52,12 +55,13 @@ export class PostListsApi extends HttpApiGroup.make("queues")
       .addSuccess(QueueAnswer)
       .addError(Conflict)
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Change a post list")
-      .annotate(
-        OpenApi.Description,
-        "Renames it (`name`, unique: 409) or switches it (`enabled`). A disabled list fires nothing; switched on " +
-          "again, its posts whose time passed meanwhile fire at once (late, not skipped), the others at their time. " +
-          "Answers `{ queue }`."
+      .annotateContext(
+        doc(
+          "Change a post list",
+          "Renames it (`name`, unique: 409) or switches it (`enabled`). A disabled list fires nothing; switched on " +
+            "again, its posts whose time passed meanwhile fire at once (late, not skipped), the others at their time. " +
+            "Answers `{ queue }`."
+        )
       )
   )
   .add(
@@ -65,11 +69,12 @@ export class PostListsApi extends HttpApiGroup.make("queues")
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true), removedFromChannels: Schema.Number }))
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete a post list")
-      .annotate(
-        OpenApi.Description,
-        "Removes the list and its posts (posts already fired stay in the pipeline) and unsubscribes every channel " +
-          "from it; `removedFromChannels` counts them."
+      .annotateContext(
+        doc(
+          "Delete a post list",
+          "Removes the list and its posts (posts already fired stay in the pipeline) and unsubscribes every channel " +
+            "from it; `removedFromChannels` counts them."
+        )
       )
   )
   .add(
@@ -80,12 +85,13 @@ export class PostListsApi extends HttpApiGroup.make("queues")
       .addError(NotFound)
       .addError(UnknownTemplate)
       .addError(TemplateNotApproved)
-      .annotate(OpenApi.Summary, "Schedule a post")
-      .annotate(
-        OpenApi.Description,
-        `Adds a post (package) that fires once at \`scheduledFor\` and becomes an event like any other (origin ` +
-          `\`manual\`), one job per listening channel, each drawing the post's template, variant and version. ` +
-          `${packageRules}`
+      .annotateContext(
+        doc(
+          "Schedule a post",
+          `Adds a post (package) that fires once at \`scheduledFor\` and becomes an event like any other (origin ` +
+            `\`manual\`), one job per listening channel, each drawing the post's template, variant and version. ` +
+            `${packageRules}`
+        )
       )
   )
   .add(
@@ -97,14 +103,15 @@ export class PostListsApi extends HttpApiGroup.make("queues")
       .addError(UnknownTemplate)
       .addError(TemplateNotApproved)
       .addError(InvalidStateTransition)
-      .annotate(OpenApi.Summary, "Change a scheduled post")
-      .annotate(
-        OpenApi.Description,
-        "Changes `title`, `scheduledFor`, `templateId`, `templateVariant`, `templateVersion`, `data`, or cancels it " +
-          "(`state: CANCELLED`). Only SCHEDULED posts change: a fired or cancelled one is 409 " +
-          "`invalid_state_transition` (a cancel sent again changes nothing). A new template starts from its first variant and newest build unless they " +
-          "are sent; every change (a new time too) checks the content again against the build it would draw with. " +
-          "A new time moves its timer. Answers `{ package }`."
+      .annotateContext(
+        doc(
+          "Change a scheduled post",
+          "Changes `title`, `scheduledFor`, `templateId`, `templateVariant`, `templateVersion`, `data`, or cancels it " +
+            "(`state: CANCELLED`). Only SCHEDULED posts change: a fired or cancelled one is 409 " +
+            "`invalid_state_transition` (a cancel sent again changes nothing). A new template starts from its first variant and newest build unless they " +
+            "are sent; every change (a new time too) checks the content again against the build it would draw with. " +
+            "A new time moves its timer. Answers `{ package }`."
+        )
       )
   )
   .add(
@@ -112,19 +119,19 @@ export class PostListsApi extends HttpApiGroup.make("queues")
       .setPath(PackagePath)
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true) }))
       .addError(NotFound)
-      .annotate(OpenApi.Summary, "Delete a post")
-      .annotate(
-        OpenApi.Description,
-        "Removes the post from its list; a scheduled one never fires. A fired post's event and jobs stay."
+      .annotateContext(
+        doc(
+          "Delete a post",
+          "Removes the post from its list; a scheduled one never fires. A fired post's event and jobs stay."
+        )
       )
   )
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Post lists")
-  .annotate(
-    OpenApi.Description,
-    "Post lists (queues): named lists of scheduled posts (packages) that people write; each post chooses its own " +
-      "template and fires once, at its time, to the channels subscribed to its list."
+  .pipe(
+    workspaceGroup(
+      "Post lists",
+      "Post lists (queues): named lists of scheduled posts (packages) that people write; each post chooses its own " +
+        "template and fires once, at its time, to the channels subscribed to its list."
+    )
   )
 {}

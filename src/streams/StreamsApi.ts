@@ -1,4 +1,4 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import {
   Conflict,
@@ -8,10 +8,10 @@ import {
   TemplateNotApproved,
   UnknownTemplate
 } from "../domain/Errors.js"
-import { Authentication } from "../http/Security.js"
+import { doc } from "../http/ApiDocs.js"
+import { workspaceGroup } from "../http/ApiGroups.js"
+import { IdPath } from "../http/ApiPaths.js"
 import { CreateStreamBody, Stream, UpdateStreamBody } from "./Stream.js"
-
-const IdPath = Schema.Struct({ id: Schema.String })
 
 export const SuggestMapAnswer = Schema.Struct({
   suggestion: Schema.Record({ key: Schema.String, value: Schema.Struct({ from: Schema.String }) }),
@@ -28,34 +28,37 @@ export const SuggestMapAnswer = Schema.Struct({
 export class StreamsApi extends HttpApiGroup.make("streams")
   .add(
     HttpApiEndpoint.get("list", "/streams")
-      .annotate(OpenApi.Summary, "List streams")
-      .annotate(
-        OpenApi.Description,
-        "The workspace's streams, and `route`: the address (`/v1/stream`) their events are sent to."
+      .annotateContext(
+        doc(
+          "List streams",
+          "The workspace's streams, and `route`: the address (`/v1/stream`) their events are sent to."
+        )
       )
       .addSuccess(Schema.Struct({ route: Schema.String, streams: Schema.Array(Stream) }))
   )
   .add(
     HttpApiEndpoint.post("create", "/streams")
-      .annotate(OpenApi.Summary, "Create a stream")
       .setPayload(CreateStreamBody)
       .addSuccess(Schema.Struct({ stream: Stream }), { status: 201 })
       .addError(Conflict)
       .addError(UnknownTemplate)
       .addError(TemplateNotApproved)
-      .annotate(
-        OpenApi.Description,
-        "An id may be chosen (st_ + 12 hex); one taken in any workspace, or ever deleted, is 409."
+      .annotateContext(
+        doc(
+          "Create a stream",
+          "An id may be chosen (st_ + 12 hex); one taken in any workspace, or ever deleted, is 409."
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("update", "/streams/:id/update")
-      .annotate(OpenApi.Summary, "Update a stream")
-      .annotate(
-        OpenApi.Description,
-        "Every field optional; the id cannot change. A new `templateId` or `fieldMap` is checked against the " +
-          "template's newest build and the stream's last payload; a new template sends every subscribing channel " +
-          "back to the template's first variant and newest build."
+      .annotateContext(
+        doc(
+          "Update a stream",
+          "Every field optional; the id cannot change. A new `templateId` or `fieldMap` is checked against the " +
+            "template's newest build and the stream's last payload; a new template sends every subscribing channel " +
+            "back to the template's first variant and newest build."
+        )
       )
       .setPath(IdPath)
       .setPayload(UpdateStreamBody)
@@ -66,11 +69,12 @@ export class StreamsApi extends HttpApiGroup.make("streams")
   )
   .add(
     HttpApiEndpoint.post("delete", "/streams/:id/delete")
-      .annotate(OpenApi.Summary, "Delete a stream")
-      .annotate(
-        OpenApi.Description,
-        "Stops the channels listening to it (`stopped` counts them). Its history stays under the name plus ' " +
-          "(removed)', events already received still render and post, and the id cannot be used again."
+      .annotateContext(
+        doc(
+          "Delete a stream",
+          "Stops the channels listening to it (`stopped` counts them). Its history stays under the name plus ' " +
+            "(removed)', events already received still render and post, and the id cannot be used again."
+        )
       )
       .setPath(IdPath)
       .addSuccess(Schema.Struct({ ok: Schema.Literal(true), stopped: Schema.Number }))
@@ -78,7 +82,6 @@ export class StreamsApi extends HttpApiGroup.make("streams")
   )
   .add(
     HttpApiEndpoint.post("suggestMap", "/streams/:id/suggest-map")
-      .annotate(OpenApi.Summary, "Suggest a field map")
       .setPath(IdPath)
       .setPayload(Schema.NullOr(Schema.Struct({
         templateId: Schema.optional(Schema.String),
@@ -88,15 +91,16 @@ export class StreamsApi extends HttpApiGroup.make("streams")
       .addError(NotFound)
       .addError(NoSample)
       .addError(UnknownTemplate)
-      .annotate(OpenApi.Description, "Suggests a field map from the stream's last payload; never applied.")
+      .annotateContext(
+        doc("Suggest a field map", "Suggests a field map from the stream's last payload; never applied.")
+      )
   )
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Streams")
-  .annotate(
-    OpenApi.Description,
-    "Streams: named inputs of data, each bound to a template through a field map; events are sent to them at " +
-      "`/v1/stream`."
+  .pipe(
+    workspaceGroup(
+      "Streams",
+      "Streams: named inputs of data, each bound to a template through a field map; events are sent to them at " +
+        "`/v1/stream`."
+    )
   )
 {}

@@ -1,6 +1,7 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { NotFound, SchemaValidation } from "../domain/Errors.js"
-import { AdminAuthentication } from "../http/Security.js"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
+import { NotFound } from "../domain/Errors.js"
+import { doc } from "../http/ApiDocs.js"
+import { adminGroup } from "../http/ApiGroups.js"
 import { AccountPath } from "../identity/AdminApi.js"
 import { ClearanceBody, ClearedTemplates } from "./Clearance.js"
 
@@ -8,23 +9,20 @@ import { ClearanceBody, ClearedTemplates } from "./Clearance.js"
 export class AdminTemplatesApi extends HttpApiGroup.make("adminTemplates")
   .add(
     HttpApiEndpoint.put("setTemplates", "/workspaces/:accountId/templates")
-      .annotate(OpenApi.Summary, "Clear templates for a workspace")
-      .annotate(
-        OpenApi.Description,
-        "Restricts the workspace to these templates (`templateIds`, the whole list; `[]` for none), or lifts the " +
-          "restriction with `null`. A new workspace is cleared for every template. A direct export, batch or " +
-          "keyframes naming a template the workspace is not cleared for is 409 `template_not_approved` at " +
-          "`/templateId`. Answers the templates cleared now (`restricted` false: every template). An unknown " +
-          "template is 400 naming `/templateIds/<i>`; an unknown workspace 404."
+      .annotateContext(
+        doc(
+          "Clear templates for a workspace",
+          "Restricts the workspace to these templates (`templateIds`, the whole list; `[]` for none), or lifts the " +
+            "restriction with `null`. A new workspace is cleared for every template. A direct export, batch or " +
+            "keyframes naming a template the workspace is not cleared for is 409 `template_not_approved` at " +
+            "`/templateId`. Answers the templates cleared now (`restricted` false: every template). An unknown " +
+            "template is 400 naming `/templateIds/<i>`; an unknown workspace 404."
+        )
       )
       .setPath(AccountPath)
       .setPayload(ClearanceBody)
       .addSuccess(ClearedTemplates)
       .addError(NotFound)
   )
-  .addError(SchemaValidation)
-  .middleware(AdminAuthentication)
-  .prefix("/admin")
-  .annotate(OpenApi.Title, "Admin")
-  .annotate(OpenApi.Description, "Operator routes (see docs/operating.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+  .pipe(adminGroup)
 {}

@@ -9,7 +9,6 @@ import { BrandSlotHolders } from "../../src/brands/BrandSlotHolders.js"
 import { BrandSlots } from "../../src/brands/BrandSlots.js"
 import { ChannelBrandWearers } from "../../src/channels/ChannelBrandWearers.js"
 import { WorkspaceId } from "../../src/domain/Principal.js"
-import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { MediaFiles } from "../../src/media/MediaFiles.js"
 import { MediaLibrary } from "../../src/media/MediaLibrary.js"
@@ -18,6 +17,7 @@ import { MediaUploads } from "../../src/media/MediaUploads.js"
 import { StorageRepo } from "../../src/media/StorageRepo.js"
 import { StorageUsage } from "../../src/media/StorageUsage.js"
 import { LocalBlobStorage } from "../../src/storage/LocalBlobStorage.js"
+import { asRequest } from "../support/AsRequest.js"
 import { serviceTestLayer } from "../support/ServiceLayer.js"
 
 const BrandsTest = Layer.mergeAll(Brands.layer, BrandSlots.layer, BrandLooks.layer, BrandEntityLive).pipe(
@@ -40,10 +40,6 @@ const newWorkspace = Effect.gen(function*() {
   yield* sql`INSERT INTO workspaces (id, name) VALUES (${id}, ${"Test " + id})`
   return id
 }).pipe(Effect.orDie)
-
-/** Runs `effect` as one request (its id keys the state changes it sends). */
-const asRequest = <A, E, R>(effect: Effect.Effect<A, E, R>, requestId = newUlid()) =>
-  Effect.locally(effect, CurrentRequestId, requestId)
 
 const logoFile = (workspaceId: WorkspaceId, name: string) =>
   Effect.gen(function*() {

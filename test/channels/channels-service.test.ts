@@ -9,10 +9,10 @@ import { ChannelRepo } from "../../src/channels/ChannelRepo.js"
 import { Channels } from "../../src/channels/Channels.js"
 import { SubscriptionRepo } from "../../src/channels/SubscriptionRepo.js"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
-import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
+import { asRequest } from "../support/AsRequest.js"
 import { ChannelJobsDeps, newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const ChannelsTest = Layer.mergeAll(Channels.layer, ChannelEntityLive, BrandEntityLive).pipe(
@@ -29,10 +29,6 @@ const ChannelsTest = Layer.mergeAll(Channels.layer, ChannelEntityLive, BrandEnti
   ),
   Layer.provideMerge(serviceTestLayer("channels_service"))
 )
-
-/** Each call as its own request: the request id is what makes a retried create the same create. */
-const asRequest = <A, E, R>(effect: Effect.Effect<A, E, R>, requestId = newUlid()) =>
-  Effect.locally(effect, CurrentRequestId, requestId)
 
 const withBrand = (name: string) =>
   Effect.gen(function*() {

@@ -10,7 +10,6 @@ import { ChannelRepo } from "../../src/channels/ChannelRepo.js"
 import { Channels } from "../../src/channels/Channels.js"
 import { SubscriptionRepo } from "../../src/channels/SubscriptionRepo.js"
 import { Subscriptions } from "../../src/channels/Subscriptions.js"
-import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { EntitlementRepo } from "../../src/feeds/EntitlementRepo.js"
 import { Entitlements } from "../../src/feeds/Entitlements.js"
@@ -22,6 +21,7 @@ import { StreamEntityLive } from "../../src/streams/StreamEntityLive.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
 import { Streams } from "../../src/streams/Streams.js"
 import { TemplateClearance } from "../../src/templates/TemplateClearance.js"
+import { asRequest } from "../support/AsRequest.js"
 import { ChannelJobsDeps, newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
@@ -49,10 +49,6 @@ const SubscriptionsTest = Layer.mergeAll(Subscriptions.layer, Entities).pipe(
   ),
   Layer.provideMerge(serviceTestLayer("subscriptions_service"))
 )
-
-/** Each call as its own request: the request id is what makes a retried subscribe the same subscribe. */
-const asRequest = <A, E, R>(effect: Effect.Effect<A, E, R>, requestId = newUlid()) =>
-  Effect.locally(effect, CurrentRequestId, requestId)
 
 const withChannel = (name: string) =>
   Effect.gen(function*() {

@@ -1,11 +1,11 @@
-import { NodeSdk } from "@effect/opentelemetry"
 import { it } from "@effect/vitest"
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { type ReadableSpan } from "@opentelemetry/sdk-trace-base"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import { inProcessNode } from "../support/InProcessNode.js"
 import { formPost, SESSION_COOKIE, setCookie, signInLink, withSession } from "../support/People.js"
 import { useNode } from "../support/Rig.js"
+import { capturedSpans } from "../support/SpanCapture.js"
 
 // The node is built in the test, with a span exporter of its own: the rig gives the database and the sink only.
 const { db, sink } = useNode({ label: "console_spans", node: false, smtp: true })
@@ -19,11 +19,7 @@ describe("secrets in traces", () => {
     "no span of signing in, using the session or signing out holds the link's token or the session id",
     () =>
       Effect.gen(function*() {
-        const exporter = new InMemorySpanExporter()
-        const tracing = NodeSdk.layer(() => ({
-          resource: { serviceName: "clipwright-test" },
-          spanProcessor: new SimpleSpanProcessor(exporter)
-        }))
+        const { exporter, tracing } = capturedSpans()
         const node = yield* inProcessNode({ databaseUrl: db.url, name: "spans", smtpUrl: sink.url, telemetry: tracing })
         const base = node.url
         const created = yield* Effect.promise(() =>

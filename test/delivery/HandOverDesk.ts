@@ -120,6 +120,14 @@ export const deliveryOf = async (api: Api, id: string) => {
   return r.body.delivery as Record<string, any>
 }
 
+/** Reads the post until it is in `state`; answers that reading. */
+export const postInState = (api: Api, postId: string, state: string, timeoutMs: number) =>
+  until(`post ${state}`, () => postOf(api, postId), (p) => p?.state === state, timeoutMs)
+
+/** Reads the delivery until it is in `state`; answers that reading. */
+export const deliveryInState = (api: Api, id: string, state: string, timeoutMs: number) =>
+  until(`delivery ${state}`, () => deliveryOf(api, id), (d) => d.state === state, timeoutMs)
+
 export const deliveries = async (api: Api) => {
   const r = await api.get("/v1/deliveries")
   expect(r.status, r.text).toBe(200)

@@ -4,7 +4,7 @@ import * as path from "node:path"
 import { describe, expect, it } from "vitest"
 import { useNode } from "../support/Rig.js"
 import { expectHandOverEmail } from "./EmailFacts.js"
-import { deliveries, deliveryOf, openDesk, postOf, until } from "./HandOverDesk.js"
+import { deliveries, deliveryOf, openDesk, postInState, until } from "./HandOverDesk.js"
 
 // No SMTP_URL: hand-over emails are written to DATA_DIR/outbox.
 const { node } = useNode({
@@ -50,12 +50,7 @@ describe("hand-over email without SMTP_URL", () => {
     // The log shows the message as written (it is well under the 64 KB the log shows).
     expect(logged.bodyTruncated).toBe(false)
     expect(logged.body).toBe(raw.toString("utf8"))
-    const published = await until(
-      "post PUBLISHED",
-      () => postOf(desk.api, postId),
-      (p) => p?.state === "PUBLISHED",
-      10_000
-    )
+    const published = await postInState(desk.api, postId, "PUBLISHED", 10_000)
     expect(published!.publishedAt).not.toBeNull()
   }, 120_000)
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { expectHandOverEmail } from "./EmailFacts.js"
-import { deliveries, deliveryOf, handOverRig, openDesk, postOf, until } from "./HandOverDesk.js"
+import { deliveries, deliveryOf, handOverRig, openDesk, postInState, until } from "./HandOverDesk.js"
 
 const rig = handOverRig("handover_email")
 
@@ -38,12 +38,7 @@ describe("hand-over email over SMTP", () => {
     const logged = await deliveryOf(desk.api, email!.id)
     expect([...logged.recipients].sort()).toEqual(recipients)
     expect(logged.headers.subject).toBe(mail!.subject)
-    const published = await until(
-      "post PUBLISHED",
-      () => postOf(desk.api, postId),
-      (p) => p?.state === "PUBLISHED",
-      10_000
-    )
+    const published = await postInState(desk.api, postId, "PUBLISHED", 10_000)
     expect(published!.publishedAt).not.toBeNull()
     expect(rig.sink.messages).toHaveLength(1)
   }, 120_000)

@@ -5,7 +5,7 @@ import { query } from "../support/Database.js"
 import { type Receiver, startReceiver } from "../support/Receiver.js"
 import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
-import { deliveries, deliveryOf, openDesk, postOf, until } from "./HandOverDesk.js"
+import { deliveries, deliveryOf, openDesk, postInState, until } from "./HandOverDesk.js"
 
 let receiver: Receiver
 
@@ -52,12 +52,7 @@ describe("the webhook URL policy", () => {
     }
     expect(receiver.calls).toHaveLength(0)
 
-    const failed = await until(
-      "post POST_FAILED",
-      () => postOf(desk.api, made!.postId),
-      (p) => p?.state === "POST_FAILED",
-      10_000
-    )
+    const failed = await postInState(desk.api, made!.postId, "POST_FAILED", 10_000)
     expect(failed!.failureReason).toContain("blocked_url")
     expect((await desk.api.get("/v1/overview")).body.attention.deadDeliveries).toBe(1)
   }, 120_000)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest"
 import { call } from "../support/Client.js"
 import { expectError } from "../support/Routes.js"
-import { handOverRig, onNode, openDesk, postOf, until } from "./HandOverDesk.js"
+import { handOverRig, onNode, openDesk, postInState, postOf, until } from "./HandOverDesk.js"
 
 const rig = handOverRig("handover_receipts", { outbox: true })
 
@@ -50,12 +50,7 @@ describe("the receipt URL", () => {
   it("sets platformPostId and permalink when the receiver answered a plain {}", async () => {
     rig.receiver.answerWith(() => ({ status: 200, body: {} }))
     const { desk, post } = await handOverOne("Receipts")
-    const published = await until(
-      "post PUBLISHED",
-      () => postOf(desk.api, post.id),
-      (p) => p?.state === "PUBLISHED",
-      15_000
-    )
+    const published = await postInState(desk.api, post.id, "PUBLISHED", 15_000)
     expect(published).toMatchObject({ platformPostId: null, permalink: null })
 
     const receipt = onNode(rig.node, post.receipt.url)

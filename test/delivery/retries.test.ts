@@ -4,7 +4,7 @@ import { type ReceivedCall, type Receiver, startReceiver } from "../support/Rece
 import { useNode } from "../support/Rig.js"
 import { expectError } from "../support/Routes.js"
 import { type SmtpSink, startSmtpSink } from "../support/SmtpSink.js"
-import { deliveries, deliveryOf, openDesk, postOf, until } from "./HandOverDesk.js"
+import { deliveries, deliveryInState, deliveryOf, openDesk, postInState, until } from "./HandOverDesk.js"
 
 let sink: SmtpSink
 const receivers: Array<Receiver> = []
@@ -43,12 +43,7 @@ describe("webhook retries", () => {
 
       const calls = await hooks.waitFor(3, 90_000)
       const deliveryId = calls[0]!.headers["webhook-id"] as string
-      const dead = await until(
-        "delivery DEAD",
-        () => deliveryOf(desk.api, deliveryId),
-        (d) => d.state === "DEAD",
-        15_000
-      )
+      const dead = await deliveryInState(desk.api, deliveryId, "DEAD", 15_000)
       // Dead after the third attempt: no fourth call comes.
       expect(calls).toHaveLength(3)
       for (const call of calls) {
@@ -77,12 +72,7 @@ describe("webhook retries", () => {
       })
 
       const postId = calls[0]!.json.data.posts[0]!.id
-      const failed = await until(
-        "post POST_FAILED",
-        () => postOf(desk.api, postId),
-        (p) => p?.state === "POST_FAILED",
-        10_000
-      )
+      const failed = await postInState(desk.api, postId, "POST_FAILED", 10_000)
       expect(failed!.failureReason).toMatch(/500/)
       expect(failed!.publishedAt).toBeNull()
       const overview = await desk.api.get("/v1/overview")
@@ -105,12 +95,7 @@ describe("webhook retries", () => {
       )
         .toEqual([[500, false], [500, false], [500, false], [200, true]])
 
-      const published = await until(
-        "post PUBLISHED",
-        () => postOf(desk.api, postId),
-        (p) => p?.state === "PUBLISHED",
-        10_000
-      )
+      const published = await postInState(desk.api, postId, "PUBLISHED", 10_000)
       expect(published!.publishedAt).not.toBeNull()
       expect((await desk.api.get("/v1/overview")).body.attention.deadDeliveries).toBe(0)
 
@@ -129,22 +114,12 @@ describe("webhook retries", () => {
 
     const calls = await hooks.waitFor(2, 90_000)
     const deliveryId = calls[0]!.headers["webhook-id"] as string
-    const delivered = await until(
-      "delivery DELIVERED",
-      () => deliveryOf(desk.api, deliveryId),
-      (d) => d.state === "DELIVERED",
-      15_000
-    )
+    const delivered = await deliveryInState(desk.api, deliveryId, "DELIVERED", 15_000)
     expect(delivered.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200])
     expect(delivered.nextAttemptAt).toBeNull()
     expect(calls[1]!.body.equals(calls[0]!.body)).toBe(true)
     expect(calls[1]!.headers["webhook-id"]).toBe(calls[0]!.headers["webhook-id"])
-    const post = await until(
-      "post PUBLISHED",
-      () => postOf(desk.api, calls[0]!.json.data.posts[0]!.id),
-      (p) => p?.state === "PUBLISHED",
-      10_000
-    )
+    const post = await postInState(desk.api, calls[0]!.json.data.posts[0]!.id, "PUBLISHED", 10_000)
     expect(post!.failureReason).toBeNull()
     // Nothing to await for an attempt that must not come: let the third attempt's time (1 s after the second) pass.
     const quietUntil = Date.parse(delivered.attempts[1].startedAt) + 1_500
@@ -170,12 +145,7 @@ describe("a retry coming due while its delivery's batch is still being sent", ()
       await desk.send()
       const calls = await hooks.waitFor(2, 60_000)
       const deliveryId = calls[0]!.headers["webhook-id"] as string
-      const delivered = await until(
-        "delivery DELIVERED",
-        () => deliveryOf(desk.api, deliveryId),
-        (d) => d.state === "DELIVERED",
-        15_000
-      )
+      const delivered = await deliveryInState(desk.api, deliveryId, "DELIVERED", 15_000)
       expect(delivered.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200])
       expect(calls[1]!.headers["webhook-id"]).toBe(deliveryId)
     } finally {
@@ -207,12 +177,7 @@ describe("email retries", () => {
     const logged = await deliveryOf(desk.api, email!.id)
     expect(logged.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([550, 250])
     expect(logged.attempts[0].error).toMatch(/Refused by the test sink/)
-    const post = await until(
-      "post PUBLISHED",
-      () => postOf(desk.api, email!.postId),
-      (p) => p?.state === "PUBLISHED",
-      10_000
-    )
+    const post = await postInState(desk.api, email!.postId, "PUBLISHED", 10_000)
     expect(post!.publishedAt).not.toBeNull()
   }, 120_000)
 })

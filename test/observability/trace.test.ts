@@ -1,10 +1,10 @@
-import { NodeSdk } from "@effect/opentelemetry"
 import { it } from "@effect/vitest"
-import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base"
+import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base"
 import { Effect } from "effect"
 import { describe, expect } from "vitest"
 import { inProcessNode } from "../support/InProcessNode.js"
 import { useDatabase } from "../support/Rig.js"
+import { capturedSpans } from "../support/SpanCapture.js"
 
 const db = useDatabase("trace")
 
@@ -48,11 +48,7 @@ describe("tracing", () => {
     "one request is one trace from HTTP through the entity to SQL, and the trace id is in traceparent",
     () =>
       Effect.gen(function*() {
-        const exporter = new InMemorySpanExporter()
-        const tracing = NodeSdk.layer(() => ({
-          resource: { serviceName: "clipwright-test" },
-          spanProcessor: new SimpleSpanProcessor(exporter)
-        }))
+        const { exporter, tracing } = capturedSpans()
         const node = yield* inProcessNode({ databaseUrl: db.url, name: "trace", telemetry: tracing })
 
         const base = node.url

@@ -1,6 +1,5 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { CurrentRequestId } from "../../src/domain/RequestId.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
 import { IdentityRepo } from "../../src/identity/IdentityRepo.js"
@@ -9,6 +8,7 @@ import { StreamListeners } from "../../src/streams/StreamListeners.js"
 import { StreamRepo } from "../../src/streams/StreamRepo.js"
 import { Streams } from "../../src/streams/Streams.js"
 import { TemplateClearance } from "../../src/templates/TemplateClearance.js"
+import { asRequest } from "../support/AsRequest.js"
 import { newWorkspace, serviceTestLayer } from "../support/ServiceLayer.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
@@ -25,10 +25,6 @@ const StreamsTest = Layer.mergeAll(Streams.layer, StreamEntityLive).pipe(
   Layer.provideMerge(Layer.mergeAll(StreamRepo.layer, IdentityRepo.layer, NoListeners)),
   Layer.provideMerge(serviceTestLayer("streams_service"))
 )
-
-/** Each call as its own request: the request id is what makes a retried create the same create. */
-const asRequest = <A, E, R>(effect: Effect.Effect<A, E, R>, requestId = newUlid()) =>
-  Effect.locally(effect, CurrentRequestId, requestId)
 
 // The live clock: stream changes go through the stream entity, and cluster calls hang under the TestClock.
 layer(StreamsTest, { timeout: 60_000, excludeTestServices: true })("Streams service", (it) => {

@@ -1,6 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
 import { Option } from "effect"
-import { Forbidden, InvalidStateTransition, NotFound, SchemaValidation } from "../../domain/Errors.js"
+import { InvalidStateTransition, SchemaValidation } from "../../domain/Errors.js"
+import { doc } from "../../http/ApiDocs.js"
+import { signedGroup } from "../../http/ApiGroups.js"
 import { ReceiptAnswer, ReceiptBody, ReceiptPath, ReceiptQuery } from "./Receipt.js"
 
 const HTML = "text/html; charset=utf-8"
@@ -34,42 +36,42 @@ const formAndPage = (op: Operation): Operation => {
 export class ReceiptsApi extends HttpApiGroup.make("receipts")
   .add(
     HttpApiEndpoint.get("page", "/receipts/:postId")
-      .annotate(OpenApi.Summary, "Show a post's receipt page")
       .setPath(ReceiptPath)
       .setUrlParams(ReceiptQuery)
       .addSuccess(HttpApiSchema.Text({ contentType: HTML }).annotations({ description: "The receipt page." }))
-      .annotate(
-        OpenApi.Description,
-        "A page (no script, nothing fetched) with the post's title, channel, state, platform post id and permalink, " +
-          "and a form that records the receipt. No credential. A missing, tampered or expired signature: 403; no " +
-          "such post: 404."
+      .annotateContext(
+        doc(
+          "Show a post's receipt page",
+          "A page (no script, nothing fetched) with the post's title, channel, state, platform post id and permalink, " +
+            "and a form that records the receipt. No credential. A missing, tampered or expired signature: 403; no " +
+            "such post: 404."
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("record", "/receipts/:postId")
-      .annotate(OpenApi.Summary, "Record where a post was published")
       .setPath(ReceiptPath)
       .setUrlParams(ReceiptQuery)
       .setPayload(ReceiptPayload)
       .addSuccess(ReceiptAnswer)
       .addError(InvalidStateTransition)
       .addError(SchemaValidation)
-      .annotate(
-        OpenApi.Description,
-        "Sets the post's `permalink` (an absolute http(s) URL) and, when given and not blank, its `platformPostId` " +
-          "(at most 200 characters; otherwise the one recorded stays). JSON answers `{ post: { id, state, " +
-          "platformPostId, permalink } }`; the page's form (multipart/form-data) is answered with a page. Taken while " +
-          "the post is PUBLISHED, PUBLISHING, UPDATE_FAILED or DELETE_FAILED, any other state is 409 " +
-          "`invalid_state_transition`. No credential. A missing, tampered or expired signature: 403; no such post: 404."
+      .annotateContext(
+        doc(
+          "Record where a post was published",
+          "Sets the post's `permalink` (an absolute http(s) URL) and, when given and not blank, its `platformPostId` " +
+            "(at most 200 characters; otherwise the one recorded stays). JSON answers `{ post: { id, state, " +
+            "platformPostId, permalink } }`; the page's form (multipart/form-data) is answered with a page. Taken while " +
+            "the post is PUBLISHED, PUBLISHING, UPDATE_FAILED or DELETE_FAILED, any other state is 409 " +
+            "`invalid_state_transition`. No credential. A missing, tampered or expired signature: 403; no such post: 404."
+        )
       )
       .annotate(OpenApi.Transform, formAndPage)
   )
-  .addError(Forbidden)
-  .addError(NotFound)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Receipts")
-  .annotate(
-    OpenApi.Description,
-    "Where a handed-over post was published, reported through its signed receipt URL; no credential."
+  .pipe(
+    signedGroup(
+      "Receipts",
+      "Where a handed-over post was published, reported through its signed receipt URL; no credential."
+    )
   )
 {}

@@ -1,44 +1,44 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { InvalidStateTransition, NotFound, SchemaValidation } from "../../domain/Errors.js"
-import { Authentication } from "../../http/Security.js"
+import { doc } from "../../http/ApiDocs.js"
+import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { ApprovalPage, ApprovalsParams, Decision, DecisionBody } from "./Approval.js"
 
 /** Approvals: the posts of PER_POST channels waiting for a person, and their decisions. */
 export class ApprovalsApi extends HttpApiGroup.make("approvals")
   .add(
     HttpApiEndpoint.get("list", "/approvals")
-      .annotate(OpenApi.Summary, "List approvals")
-      .annotate(
-        OpenApi.Description,
-        "Paged, newest first; `state` (PENDING, APPROVED, REJECTED) and `channelId` filter. `total` counts the " +
-          "approvals matching them, `all` every approval of the workspace, `facets.state` each state (of the channel " +
-          "when `channelId` is given). Each approval carries its job (`postGroupId`), channel, template, who decided " +
-          "(`decidedBy`: `user:<email>` or `apikey:<id>`) and the note, and its post (title, caption, hashtags, " +
-          "surface, when it goes out) with the video's signed asset URL."
+      .annotateContext(
+        doc(
+          "List approvals",
+          "Paged, newest first; `state` (PENDING, APPROVED, REJECTED) and `channelId` filter. `total` counts the " +
+            "approvals matching them, `all` every approval of the workspace, `facets.state` each state (of the channel " +
+            "when `channelId` is given). Each approval carries its job (`postGroupId`), channel, template, who decided " +
+            "(`decidedBy`: `user:<email>` or `apikey:<id>`) and the note, and its post (title, caption, hashtags, " +
+            "surface, when it goes out) with the video's signed asset URL."
+        )
       )
       .setUrlParams(ApprovalsParams)
       .addSuccess(ApprovalPage)
   )
   .add(
     HttpApiEndpoint.post("decide", "/approvals/:id")
-      .annotate(OpenApi.Summary, "Approve or reject")
-      .annotate(
-        OpenApi.Description,
-        "`state` APPROVED (the default) releases the post for hand-over at once; REJECTED stops it. An optional " +
-          "`note` (up to 1,000 characters) is kept with who decided (`user:<email>` for a person signed in, " +
-          "`apikey:<id>` for a key). Answers the posts decided, the state, the note, who and when. An approval " +
-          "decided already is 409 `invalid_state_transition`."
+      .annotateContext(
+        doc(
+          "Approve or reject",
+          "`state` APPROVED (the default) releases the post for hand-over at once; REJECTED stops it. An optional " +
+            "`note` (up to 1,000 characters) is kept with who decided (`user:<email>` for a person signed in, " +
+            "`apikey:<id>` for a key). Answers the posts decided, the state, the note, who and when. An approval " +
+            "decided already is 409 `invalid_state_transition`."
+        )
       )
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setPayload(DecisionBody)
       .addSuccess(Decision)
       .addError(NotFound)
       .addError(InvalidStateTransition)
   )
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Approvals")
-  .annotate(OpenApi.Description, "Posts of channels with approval PER_POST wait here for a person's decision.")
+  .pipe(workspaceGroup("Approvals", "Posts of channels with approval PER_POST wait here for a person's decision."))
 {}

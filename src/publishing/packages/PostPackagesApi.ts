@@ -1,7 +1,9 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
 import { NotFound, SchemaValidation } from "../../domain/Errors.js"
-import { Authentication } from "../../http/Security.js"
+import { doc } from "../../http/ApiDocs.js"
+import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 
 const Tz = Schema.Struct({
   tz: Schema.optional(Schema.String).annotations({ description: "IANA time zone of the JSON's times; default UTC." })
@@ -15,24 +17,21 @@ const description = "A ZIP of the post's video and a JSON of the post (times in 
 export class PostPackagesApi extends HttpApiGroup.make("postPackages")
   .add(
     HttpApiEndpoint.get("job", "/jobs/:id/download")
-      .annotate(OpenApi.Summary, "Download a job's post package")
-      .annotate(OpenApi.Description, description)
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .annotateContext(doc("Download a job's post package", description))
+      .setPath(IdPath)
       .setUrlParams(Tz)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
   )
   .add(
     HttpApiEndpoint.get("post", "/posts/:id/package")
-      .annotate(OpenApi.Summary, "Download a post's package")
-      .annotate(OpenApi.Description, description)
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .annotateContext(doc("Download a post's package", description))
+      .setPath(IdPath)
       .setUrlParams(Tz)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "application/zip" }))
   )
   .addError(NotFound)
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Post packages")
-  .annotate(OpenApi.Description, "Everything a post is, in one ZIP: for people who publish by hand or keep records.")
+  .pipe(
+    workspaceGroup("Post packages", "Everything a post is, in one ZIP: for people who publish by hand or keep records.")
+  )
 {}

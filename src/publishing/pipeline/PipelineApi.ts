@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { NotFound, SchemaValidation } from "../../domain/Errors.js"
-import { Authentication } from "../../http/Security.js"
+import { doc } from "../../http/ApiDocs.js"
+import { workspaceGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { OverviewAnswer, PipelineAnswer, PipelineJobAnswer, PipelineParams } from "./PipelineAnswers.js"
 import { CalendarAnswer, CalendarParams } from "./PipelineCalendar.js"
 
@@ -9,62 +10,65 @@ import { CalendarAnswer, CalendarParams } from "./PipelineCalendar.js"
 export class PipelineApi extends HttpApiGroup.make("pipeline")
   .add(
     HttpApiEndpoint.get("show", "/pipeline")
-      .annotate(OpenApi.Summary, "Show the pipeline now")
       .setUrlParams(PipelineParams)
       .addSuccess(PipelineAnswer)
-      .annotate(
-        OpenApi.Description,
-        "`render`: the workspace's render jobs per state (every state listed), how many are not finished, and the " +
-          "newest `limit`. `posts`: jobs (post groups) per status (every status listed), the clips of their renders " +
-          "kept and removed, how many are in the rendering, approval, scheduled or publishing stage, and the newest " +
-          "`limit` jobs with how long they have been in their status and their stored video. Poll every `pollMs`."
+      .annotateContext(
+        doc(
+          "Show the pipeline now",
+          "`render`: the workspace's render jobs per state (every state listed), how many are not finished, and the " +
+            "newest `limit`. `posts`: jobs (post groups) per status (every status listed), the clips of their renders " +
+            "kept and removed, how many are in the rendering, approval, scheduled or publishing stage, and the newest " +
+            "`limit` jobs with how long they have been in their status and their stored video. Poll every `pollMs`."
+        )
       )
   )
   .add(
     HttpApiEndpoint.get("job", "/pipeline/:id")
-      .annotate(OpenApi.Summary, "Show one job in the pipeline")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .addSuccess(PipelineJobAnswer)
-      .annotate(
-        OpenApi.Description,
-        "`{ at, pollMs, job }`: one job (post group) as `GET /v1/pipeline` lists it in `posts.recent`; another " +
-          "workspace's: 404."
+      .annotateContext(
+        doc(
+          "Show one job in the pipeline",
+          "`{ at, pollMs, job }`: one job (post group) as `GET /v1/pipeline` lists it in `posts.recent`; another " +
+            "workspace's: 404."
+        )
       )
   )
   .add(
     HttpApiEndpoint.get("overview", "/overview")
-      .annotate(OpenApi.Summary, "Show the workspace at a glance")
       .addSuccess(OverviewAnswer)
-      .annotate(
-        OpenApi.Description,
-        "Live brands and channels, enabled subscriptions of live channels, templates synchronised, events received " +
-          "(all and in the last 24 hours), render jobs per state, stored assets (rendered clips plus media files), " +
-          "posts per state, and what needs a person: pending approvals and dead deliveries."
+      .annotateContext(
+        doc(
+          "Show the workspace at a glance",
+          "Live brands and channels, enabled subscriptions of live channels, templates synchronised, events received " +
+            "(all and in the last 24 hours), render jobs per state, stored assets (rendered clips plus media files), " +
+            "posts per state, and what needs a person: pending approvals and dead deliveries."
+        )
       )
   )
   .add(
     HttpApiEndpoint.get("calendar", "/calendar")
-      .annotate(OpenApi.Summary, "Show the posting calendar")
       .setUrlParams(CalendarParams)
       .addSuccess(CalendarAnswer)
-      .annotate(
-        OpenApi.Description,
-        "Posts in the window [`from`, `to`) (at most 62 days; `to` after `from`, else 400 naming `to`). Answers " +
-          "`{ from, to, channels, days, posts }`: `channels` `[{ id, name }]` are the channels shown (the workspace's " +
-          "live ones, or those in `channelIds`, plus any with a post in the window); `days` " +
-          "`[{ date, scheduled, published }]` lists every UTC day (YYYY-MM-DD) the window touches with its post counts; " +
-          "`posts` `[{ id, postGroupId, at, kind, state, channelId, channelName, platform, title }]` are ordered by " +
-          "`at`, which is `publishedAt` for a published post (`kind` published) and `scheduledFor` otherwise " +
-          "(`kind` scheduled); a post is in the window when its `at` is."
+      .annotateContext(
+        doc(
+          "Show the posting calendar",
+          "Posts in the window [`from`, `to`) (at most 62 days; `to` after `from`, else 400 naming `to`). Answers " +
+            "`{ from, to, channels, days, posts }`: `channels` `[{ id, name }]` are the channels shown (the workspace's " +
+            "live ones, or those in `channelIds`, plus any with a post in the window); `days` " +
+            "`[{ date, scheduled, published }]` lists every UTC day (YYYY-MM-DD) the window touches with its post counts; " +
+            "`posts` `[{ id, postGroupId, at, kind, state, channelId, channelName, platform, title }]` are ordered by " +
+            "`at`, which is `publishedAt` for a published post (`kind` published) and `scheduledFor` otherwise " +
+            "(`kind` scheduled); a post is in the window when its `at` is."
+        )
       )
   )
   .addError(SchemaValidation)
   .addError(NotFound)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Pipeline")
-  .annotate(
-    OpenApi.Description,
-    "Read-only views for dashboards: the pipeline now, the workspace overview and the posting calendar."
+  .pipe(
+    workspaceGroup(
+      "Pipeline",
+      "Read-only views for dashboards: the pipeline now, the workspace overview and the posting calendar."
+    )
   )
 {}

@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
-import { NotFound, SchemaValidation } from "../../domain/Errors.js"
-import { AdminAuthentication } from "../../http/Security.js"
+import { NotFound } from "../../domain/Errors.js"
+import { doc } from "../../http/ApiDocs.js"
+import { adminGroup } from "../../http/ApiGroups.js"
 import { AccountPath } from "../../identity/AdminApi.js"
 import { QuotaBlock } from "./Quota.js"
 
@@ -12,12 +13,13 @@ const NonNegativeInt = Schema.Int.pipe(Schema.nonNegative(), Schema.lessThanOrEq
 export class AdminLimitsApi extends HttpApiGroup.make("adminLimits")
   .add(
     HttpApiEndpoint.put("setLimits", "/workspaces/:accountId/limits")
-      .annotate(OpenApi.Summary, "Set a workspace's limits")
-      .annotate(
-        OpenApi.Description,
-        "Any of `renderAllowance` (videos a month), `storageMb`, `seats` and `extraCeiling` (extra renders the " +
-          "owner may buy per month on top of the allowance with `/v1/renders/buy`; 0, the default, allows none); " +
-          "answers the quota as `/v1/renders/quota` does."
+      .annotateContext(
+        doc(
+          "Set a workspace's limits",
+          "Any of `renderAllowance` (videos a month), `storageMb`, `seats` and `extraCeiling` (extra renders the " +
+            "owner may buy per month on top of the allowance with `/v1/renders/buy`; 0, the default, allows none); " +
+            "answers the quota as `/v1/renders/quota` does."
+        )
       )
       .setPath(AccountPath)
       .setPayload(Schema.Struct({
@@ -29,9 +31,5 @@ export class AdminLimitsApi extends HttpApiGroup.make("adminLimits")
       .addSuccess(Schema.Struct({ quota: QuotaBlock }))
       .addError(NotFound)
   )
-  .addError(SchemaValidation)
-  .middleware(AdminAuthentication)
-  .prefix("/admin")
-  .annotate(OpenApi.Title, "Admin")
-  .annotate(OpenApi.Description, "Operator routes (see docs/operating.md); `Authorization: Bearer $ADMIN_TOKEN`.")
+  .pipe(adminGroup)
 {}

@@ -1,7 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup } from "@effect/platform"
 import { Schema } from "effect"
 import { Conflict, SchemaValidation } from "../../domain/Errors.js"
-import { Authentication } from "../../http/Security.js"
+import { doc } from "../../http/ApiDocs.js"
+import { workspaceGroup } from "../../http/ApiGroups.js"
 import { QuotaBlock, QuotaOverview } from "./Quota.js"
 
 const ownerOnly = "Changes what the workspace pays for. The signed-in owner only (a session cookie from " +
@@ -18,53 +19,54 @@ const ExtrasAnswer = Schema.Struct({
 export class RendersApi extends HttpApiGroup.make("renders")
   .add(
     HttpApiEndpoint.get("quota", "/renders/quota")
-      .annotate(OpenApi.Summary, "Show the render quota")
       .addSuccess(QuotaOverview)
-      .annotate(
-        OpenApi.Description,
-        "The render allowance of this month (`used`: videos finished), seats, partners (not offered yet: always 0 " +
-          "of 0) and storage (media library and rendered clips; `used` and `max` in MB)."
+      .annotateContext(
+        doc(
+          "Show the render quota",
+          "The render allowance of this month (`used`: videos finished), seats, partners (not offered yet: always 0 " +
+            "of 0) and storage (media library and rendered clips; `used` and `max` in MB)."
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("buy", "/renders/buy")
       .setPayload(Schema.Struct({ renders: Renders }))
       .addSuccess(ExtrasAnswer)
-      .annotate(OpenApi.Summary, "Buy extra renders")
-      .annotate(
-        OpenApi.Description,
-        `${ownerOnly} Adds \`renders\` extra videos to this month's allowance (\`quota.extra\`), up to the ceiling ` +
-          "the operator sets per workspace (`admin limits set --extra-ceiling`; none by default). Over it: 409 " +
-          "`conflict`, saying how many more may be bought."
+      .annotateContext(
+        doc(
+          "Buy extra renders",
+          `${ownerOnly} Adds \`renders\` extra videos to this month's allowance (\`quota.extra\`), up to the ceiling ` +
+            "the operator sets per workspace (`admin limits set --extra-ceiling`; none by default). Over it: 409 " +
+            "`conflict`, saying how many more may be bought."
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("keep", "/renders/keep")
       .setPayload(Schema.Struct({ renders: Schema.optional(Renders) }))
       .addSuccess(ExtrasAnswer)
-      .annotate(OpenApi.Summary, "Keep unused extra renders for next month")
-      .annotate(
-        OpenApi.Description,
-        `${ownerOnly} Carries \`renders\` (absent: all) of this month's unused extra renders into next month ` +
-          "(`nextPeriod.extra`); they leave this month. The allowance is spent before extra renders. More than are " +
-          "unused, none unused, or next month over the ceiling: 409 `conflict`."
+      .annotateContext(
+        doc(
+          "Keep unused extra renders for next month",
+          `${ownerOnly} Carries \`renders\` (absent: all) of this month's unused extra renders into next month ` +
+            "(`nextPeriod.extra`); they leave this month. The allowance is spent before extra renders. More than are " +
+            "unused, none unused, or next month over the ceiling: 409 `conflict`."
+        )
       )
   )
   .add(
     HttpApiEndpoint.post("drop", "/renders/drop")
       .setPayload(Schema.Struct({ renders: Schema.optional(Renders) }))
       .addSuccess(ExtrasAnswer)
-      .annotate(OpenApi.Summary, "Drop unused extra renders")
-      .annotate(
-        OpenApi.Description,
-        `${ownerOnly} Gives up \`renders\` (absent: all) of this month's unused extra renders. More than are ` +
-          "unused, or none unused: 409 `conflict`."
+      .annotateContext(
+        doc(
+          "Drop unused extra renders",
+          `${ownerOnly} Gives up \`renders\` (absent: all) of this month's unused extra renders. More than are ` +
+            "unused, or none unused: 409 `conflict`."
+        )
       )
   )
   .addError(Conflict)
   .addError(SchemaValidation)
-  .middleware(Authentication)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Renders")
-  .annotate(OpenApi.Description, "The monthly render allowance, seats and storage, and what the workspace pays for.")
+  .pipe(workspaceGroup("Renders", "The monthly render allowance, seats and storage, and what the workspace pays for."))
 {}

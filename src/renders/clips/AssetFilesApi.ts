@@ -1,6 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
-import { Schema } from "effect"
-import { ChecksumMismatch, Forbidden, NotFound } from "../../domain/Errors.js"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
+import { ChecksumMismatch } from "../../domain/Errors.js"
+import { doc } from "../../http/ApiDocs.js"
+import { signedGroup } from "../../http/ApiGroups.js"
+import { IdPath } from "../../http/ApiPaths.js"
 import { SignedQuery } from "./RenderedClip.js"
 
 /**
@@ -10,21 +12,18 @@ import { SignedQuery } from "./RenderedClip.js"
 export class AssetFilesApi extends HttpApiGroup.make("assetFiles")
   .add(
     HttpApiEndpoint.get("download", "/assets/:id/download")
-      .annotate(OpenApi.Summary, "Download a rendered clip")
-      .setPath(Schema.Struct({ id: Schema.String }))
+      .setPath(IdPath)
       .setUrlParams(SignedQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
-      .annotate(
-        OpenApi.Description,
-        "The clip's bytes (`video/mp4`, inline); `Range` answers 206, an unsatisfiable range 416. No credential. " +
-          "A missing, tampered or expired signature: 403; a removed clip: 404; stored bytes that no longer match the " +
-          "clip's `sha256`: 502 `checksum_mismatch`, and nothing is sent."
+      .annotateContext(
+        doc(
+          "Download a rendered clip",
+          "The clip's bytes (`video/mp4`, inline); `Range` answers 206, an unsatisfiable range 416. No credential. " +
+            "A missing, tampered or expired signature: 403; a removed clip: 404; stored bytes that no longer match the " +
+            "clip's `sha256`: 502 `checksum_mismatch`, and nothing is sent."
+        )
       )
       .addError(ChecksumMismatch)
   )
-  .addError(Forbidden)
-  .addError(NotFound)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Asset downloads")
-  .annotate(OpenApi.Description, "A rendered clip's bytes through its signed URL; no credential.")
+  .pipe(signedGroup("Asset downloads", "A rendered clip's bytes through its signed URL; no credential."))
 {}

@@ -1,6 +1,8 @@
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "@effect/platform"
+import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "@effect/platform"
 import { Schema } from "effect"
-import { ChecksumMismatch, Forbidden, NotFound } from "../../domain/Errors.js"
+import { ChecksumMismatch } from "../../domain/Errors.js"
+import { doc } from "../../http/ApiDocs.js"
+import { signedGroup } from "../../http/ApiGroups.js"
 import { LinkQuery } from "./KeptExport.js"
 
 /**
@@ -10,20 +12,17 @@ import { LinkQuery } from "./KeptExport.js"
 export class ExportFilesApi extends HttpApiGroup.make("exportFiles")
   .add(
     HttpApiEndpoint.get("linked", "/export-files/:jobId")
-      .annotate(OpenApi.Summary, "Download an exported video through a link")
       .setPath(Schema.Struct({ jobId: Schema.String }))
       .setUrlParams(LinkQuery)
       .addSuccess(HttpApiSchema.Uint8Array({ contentType: "video/mp4" }))
-      .annotate(
-        OpenApi.Description,
-        "The exported .mp4 through a link; no credential. A wrong, tampered or expired key: 403; the video gone: 404; " +
-          "its stored bytes no longer matching the sha256 recorded for them: 502 `checksum_mismatch` (nothing is sent)."
+      .annotateContext(
+        doc(
+          "Download an exported video through a link",
+          "The exported .mp4 through a link; no credential. A wrong, tampered or expired key: 403; the video gone: 404; " +
+            "its stored bytes no longer matching the sha256 recorded for them: 502 `checksum_mismatch` (nothing is sent)."
+        )
       )
       .addError(ChecksumMismatch)
   )
-  .addError(Forbidden)
-  .addError(NotFound)
-  .prefix("/v1")
-  .annotate(OpenApi.Title, "Export links")
-  .annotate(OpenApi.Description, "Exported videos through a link that needs no credential.")
+  .pipe(signedGroup("Export links", "Exported videos through a link that needs no credential."))
 {}
