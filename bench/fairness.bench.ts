@@ -53,7 +53,7 @@ const targets: Array<[string, boolean]> = results.flatMap((r) => {
     ]
   ] as Array<[string, boolean]>
 })
-const both = (r: TopologyResult, f: (o: OrderResult) => string) => `${f(r.arrival)} | ${f(r.fair)}`
+const both = (r: TopologyResult, f: (o: OrderResult) => string) => `${f(r.arrival)} / ${f(r.fair)}`
 const cores = os.availableParallelism()
 printReport([
   "",
@@ -71,7 +71,8 @@ printReport([
       "B under A's flood ms",
       "flood / alone",
       "one render ms (median)",
-      "A's starts answered 503"
+      "A's starts answered 503",
+      "1-min load before, after"
     ],
     results.flatMap((r) =>
       [r.arrival, r.fair].map((o) => [
@@ -81,12 +82,13 @@ printReport([
         `${fmt(bOf(o).flooded)} (${o.floodedMs.map((ms) => fmt(ms)).join(", ")})`,
         `x${fmt(bOf(o).flooded / bOf(o).alone, 1)}`,
         fmt(o.pace.medianRenderMs),
-        String(o.refusedStarts)
+        String(o.refusedStarts),
+        `${fmt(o.load[0], 1)}, ${fmt(o.load[1], 1)}`
       ])
     )
   ),
   "",
-  "The renderers under the same workload (A's flood with B's events among it), arrival | fair: videos drawn per minute",
+  "The renderers under the same workload (A's flood with B's events among it), arrival / fair: videos drawn per minute",
   "while the flood waited for slots (from the first render's start until A's last render was handed a slot, each",
   "render counted by its share drawn in that window), their ratio (the 5 % target), the whole span's pace (with the",
   "tail: the last videos drawn with slots idle, and in arrival order B's later posts drawn after the flood), a render's",

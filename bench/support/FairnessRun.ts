@@ -190,6 +190,8 @@ export interface OrderResult {
   readonly floodedMs: ReadonlyArray<number>
   readonly pace: RenderPace
   readonly refusedStarts: number
+  /** The machine's 1-min load average as the order's run began and ended: the orders run one after the other. */
+  readonly load: readonly [number, number]
 }
 
 export interface TopologyResult {
@@ -205,6 +207,7 @@ export interface TopologyResult {
  * first differs.
  */
 const runOrder = async (nodeCount: number, order: RenderOrder, batches: number, events: number) => {
+  const loadBefore = os.loadavg()[0]!
   const cluster = await startFairnessCluster(`bench_fairness_${nodeCount}_${order}`, nodeCount, order)
   try {
     const [entry] = cluster.nodes
@@ -225,7 +228,8 @@ const runOrder = async (nodeCount: number, order: RenderOrder, batches: number, 
       `${nodeCount} node(s), ${order} order: B under the flood ${floodedMs.join(", ")} ms; ` +
         `${pace.perMinuteWhileWaiting.toFixed(1)} videos/min while the flood waited`
     )
-    return { order, aloneMs, floodedMs, pace, refusedStarts: flood.refusedStarts } satisfies OrderResult
+    const load = [loadBefore, os.loadavg()[0]!] as const
+    return { order, aloneMs, floodedMs, pace, refusedStarts: flood.refusedStarts, load } satisfies OrderResult
   } finally {
     await cluster.stop()
   }
