@@ -70,6 +70,7 @@ printReport([
       "B alone: 202 → receiver ms",
       "B under A's flood ms",
       "flood / alone",
+      "B's first event (sent while the flood was queued) / alone",
       "one render ms (median)",
       "A's starts answered 503",
       "1-min load before, after"
@@ -81,6 +82,7 @@ printReport([
         `${fmt(bOf(o).alone)} (${o.aloneMs.map((ms) => fmt(ms)).join(", ")})`,
         `${fmt(bOf(o).flooded)} (${o.floodedMs.map((ms) => fmt(ms)).join(", ")})`,
         `x${fmt(bOf(o).flooded / bOf(o).alone, 1)}`,
+        `x${fmt(o.floodedMs[0]! / bOf(o).alone, 1)}`,
         fmt(o.pace.medianRenderMs),
         String(o.refusedStarts),
         `${fmt(o.load[0], 1)}, ${fmt(o.load[1], 1)}`
