@@ -1,11 +1,12 @@
 /**
  * `npm run bench:fairness`: how long one post of workspace B takes from its event's 202 to its webhook receiver when B
  * is alone, and while workspace A has a flood of direct-export videos queued (six batches of eight by default), on one
- * node and on three, in one run. Also the renderers' pace (videos finished per minute) drawing A's flood alone against
- * drawing it with B's events among it: taking turns must not cost work.
+ * node and on three, in one run, each the same workload twice: with the nodes serving the render queue in arrival
+ * order (TEST_RENDER_ORDER=arrival, the order before workspaces took turns) and in the fair order. The renderers' pace
+ * (videos drawn per minute while the flood waited for slots) fair over arrival is what taking turns costs in work.
  *
- * Each topology gets a fresh database of the local PostgreSQL (TEST_DATABASE_URL), compiled nodes sharing one DATA_DIR
- * with their default render slots, and a loopback webhook receiver. B's events are sent one after another (one warm-up
+ * Each topology and order gets a fresh database of the local PostgreSQL (TEST_DATABASE_URL), compiled nodes sharing
+ * one DATA_DIR with their default render slots, and a loopback webhook receiver. B's events are sent one after another (one warm-up
  * first, not counted); the figures are medians. Options: --batches N (6), --events N (3), --nodes 1,3, --json.
  * Not a test: it prints figures next to their targets and exits 0 whether they are met or not.
  */
@@ -13,7 +14,7 @@ import * as os from "node:os"
 import { parseArgs } from "node:util"
 import { printReport, stopsOnce, targetTable } from "./support/BenchRun.js"
 import { cleanUpOnSignal, fmt, log, table } from "./support/Common.js"
-import { median, runTopology, type TopologyResult } from "./support/FairnessRun.js"
+import { median, type OrderResult, runTopology, type TopologyResult } from "./support/FairnessRun.js"
 
 const { values: flags } = parseArgs({
   options: {
@@ -33,74 +34,85 @@ const results: Array<TopologyResult> = []
 for (const nodes of topologies) results.push(await runTopology(nodes, batches, events))
 const loadAfter = os.loadavg()[0]!
 
+const ratio = (r: TopologyResult) => r.fair.pace.perMinuteWhileWaiting / r.arrival.pace.perMinuteWhileWaiting
+const bOf = (o: OrderResult) => ({ alone: median(o.aloneMs), flooded: median(o.floodedMs) })
 const targets: Array<[string, boolean]> = results.flatMap((r) => {
-  const alone = median(r.aloneMs)
-  const flooded = median(r.floodedMs)
-  const bound = 2 * alone + r.medianRenderMs
-  const pace = r.perMinuteFlooded / r.perMinuteAlone
+  const { alone, flooded } = bOf(r.fair)
+  const bound = 2 * alone + r.fair.pace.medianRenderMs
   return [
     [
-      `${r.nodes} node(s): B under the flood <= 2x alone + one render (${fmt(flooded)} <= ${fmt(bound)} ms)`,
+      `${r.nodes} node(s), fair order: B under the flood <= 2x alone + one render (${fmt(flooded)} <= ${
+        fmt(bound)
+      } ms)`,
       flooded <= bound
     ],
     [
-      `${r.nodes} node(s): renderers' pace under the flood within 5 % of A's flood alone (x${fmt(pace, 3)})`,
-      pace >= 0.95
+      `${r.nodes} node(s): renderers' pace under the flood, fair order within 5 % of arrival order, same workload ` +
+      `(x${fmt(ratio(r), 3)})`,
+      ratio(r) >= 0.95
     ]
   ] as Array<[string, boolean]>
 })
+const both = (r: TopologyResult, f: (o: OrderResult) => string) => `${f(r.arrival)} / ${f(r.fair)}`
 const cores = os.availableParallelism()
 printReport([
   "",
   `clipwright fairness benchmark: ${cores} cores (${os.cpus()[0]?.model.trim() ?? "?"}), Node ${process.version}, ` +
-  `A's flood ${batches} x 8 direct-export videos, ${events} events of B (medians), default render slots per node.`,
+  `A's flood ${batches} x 8 direct-export videos, ${events} events of B (medians), default render slots per node; ` +
+  "each topology runs the same workload in arrival order (before the turns) and in the fair order.",
   `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after` +
   (loadBefore > cores * 0.75 ? " (WARNING: the machine was busy before the run)." : "."),
   "",
   table(
     [
       "nodes",
+      "order",
       "B alone: 202 → receiver ms",
       "B under A's flood ms",
+      "flood / alone",
+      "B's first event (sent while the flood was queued) / alone",
       "one render ms (median)",
-      "pace alone videos/min",
-      "pace flooded videos/min",
-      "A's starts answered 503"
+      "A's starts answered 503",
+      "1-min load before, after"
     ],
-    results.map((r) => [
-      String(r.nodes),
-      `${fmt(median(r.aloneMs))} (${r.aloneMs.map((ms) => fmt(ms)).join(", ")})`,
-      `${fmt(median(r.floodedMs))} (${r.floodedMs.map((ms) => fmt(ms)).join(", ")})`,
-      fmt(r.medianRenderMs),
-      fmt(r.perMinuteAlone, 1),
-      fmt(r.perMinuteFlooded, 1),
-      String(r.refusedStarts)
-    ])
+    results.flatMap((r) =>
+      [r.arrival, r.fair].map((o) => [
+        String(r.nodes),
+        o.order,
+        `${fmt(bOf(o).alone)} (${o.aloneMs.map((ms) => fmt(ms)).join(", ")})`,
+        `${fmt(bOf(o).flooded)} (${o.floodedMs.map((ms) => fmt(ms)).join(", ")})`,
+        `x${fmt(bOf(o).flooded / bOf(o).alone, 1)}`,
+        `x${fmt(o.floodedMs[0]! / bOf(o).alone, 1)}`,
+        fmt(o.pace.medianRenderMs),
+        String(o.refusedStarts),
+        `${fmt(o.load[0], 1)}, ${fmt(o.load[1], 1)}`
+      ])
+    )
   ),
   "",
-  "Where the pace goes: a render's median drawing time and how many renders drew at once on average (their drawing",
-  "time over the span; the slots are the most), A's flood alone and with B's events among it; and the pace while work",
-  "waited for every slot (videos finished until the last one was handed a slot), without the tail of the last videos;",
-  "and the slots' busy share while work waited (their drawing time until then over the slots of the cluster).",
+  "The renderers under the same workload (A's flood with B's events among it), arrival / fair: videos drawn per minute",
+  "while the flood waited for slots (from the first render's start until A's last render was handed a slot, each",
+  "render counted by its share drawn in that window), their ratio (the 5 % target), the whole span's pace (with the",
+  "tail: the last videos drawn with slots idle, and in arrival order B's later posts drawn after the flood), a render's",
+  "median drawing time, how many drew at once over the span, and the slots' busy share while the flood waited.",
   table(
     [
       "nodes",
-      "one render ms alone",
-      "one render ms flooded",
-      "drawing at once alone",
-      "drawing at once flooded",
-      "pace while work waited: alone, flooded videos/min (ratio)",
-      "slots busy while work waited: alone, flooded"
+      "pace while waiting videos/min",
+      "fair / arrival",
+      "whole span videos/min",
+      "one render ms",
+      "drawing at once",
+      "slots busy while waiting"
     ],
     results.map((r) => [
       String(r.nodes),
-      fmt(r.medianRenderMs),
-      fmt(r.medianRenderFloodedMs),
-      fmt(r.drawingAtOnceAlone, 2),
-      fmt(r.drawingAtOnceFlooded, 2),
-      `${fmt(r.perMinuteWhileWaitingAlone, 1)}, ${fmt(r.perMinuteWhileWaitingFlooded, 1)} ` +
-      `(x${fmt(r.perMinuteWhileWaitingFlooded / r.perMinuteWhileWaitingAlone, 3)})`,
-      `${fmt(100 * r.busyWhileWaitingAlone, 1)} %, ${fmt(100 * r.busyWhileWaitingFlooded, 1)} %`
+      both(r, (o) => fmt(o.pace.perMinuteWhileWaiting, 1)),
+      `x${fmt(ratio(r), 3)}`,
+      both(r, (o) => fmt(o.pace.perMinute, 1)),
+      both(r, (o) => fmt(o.pace.medianRenderMs)),
+      both(r, (o) => fmt(o.pace.drawingAtOnce, 2)),
+      both(r, (o) => `${fmt(100 * o.pace.busyWhileWaiting, 1)} %`)
     ])
   ),
   "",

@@ -28,7 +28,12 @@ export interface AppSettings {
   readonly serviceName: string
   /** Tests and benches only (TEST_CLOCK_RATE, TEST_CLOCK_ORIGIN): webhook signing time runs `rate` times fast. */
   readonly compressedClock?: CompressedClock | undefined
+  /** Tests and benches only (TEST_RENDER_ORDER=arrival): the render queue served in arrival order, not in turns. */
+  readonly renderOrder?: RenderOrder | undefined
 }
+
+/** The render queue's order: workspaces taking turns, or (to measure what that costs) plain arrival order. */
+export type RenderOrder = "fair" | "arrival"
 
 export interface CompressedClock {
   /** Epoch milliseconds where compressed and real time agree. */
@@ -82,7 +87,8 @@ const settingsConfig = Effect.gen(function*() {
         ),
         origin: Config.integer("TEST_CLOCK_ORIGIN")
       }))
-    )
+    ),
+    renderOrder: yield* Config.literal("fair", "arrival")("TEST_RENDER_ORDER").pipe(Config.withDefault("fair"))
   } satisfies AppSettings
 })
 

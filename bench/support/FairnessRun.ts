@@ -1,11 +1,13 @@
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
+import type { RenderOrder } from "../../src/Config.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { createTestDatabase } from "../../test/support/Database.js"
 import { startNode, type TestNode } from "../../test/support/Node.js"
 import { type Receiver, startReceiver } from "../../test/support/Receiver.js"
 import { call, log, sleep } from "./Common.js"
+import { type RenderPace, renderPace } from "./FairnessPace.js"
 import { type BenchDatabase, type BenchWorkspace, benchWorkspace, eventContent, openDatabase } from "./PipelineSetup.js"
 
 const MARKET = "tpl_3a7c91e04b5d"
@@ -19,12 +21,19 @@ export interface FairnessCluster {
   readonly stop: () => Promise<void>
 }
 
-/** A fresh database, `count` compiled nodes on one DATA_DIR (the first migrates alone), and a webhook receiver. */
-export const startFairnessCluster = async (label: string, count: number): Promise<FairnessCluster> => {
+/**
+ * A fresh database, `count` compiled nodes on one DATA_DIR (the first migrates alone) serving the render queue in
+ * `order`, and a webhook receiver.
+ */
+export const startFairnessCluster = async (
+  label: string,
+  count: number,
+  order: RenderOrder
+): Promise<FairnessCluster> => {
   const database = await createTestDatabase(label)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-fairness-"))
   const receiver = await startReceiver()
-  const env = { ALLOW_PRIVATE_URLS: "true" }
+  const env = { ALLOW_PRIVATE_URLS: "true", TEST_RENDER_ORDER: order }
   const nodes: Array<TestNode> = []
   const db = await openDatabase(database.url)
   const stop = async () => {
@@ -169,83 +178,37 @@ const waitQueued = async (db: BenchDatabase, workspaceId: string, since: Date, n
   }
 }
 
-/**
- * Videos finished per minute across the renders of these workspaces since `since`, their median drawing time, and how
- * many were drawing at once on average (their drawing time over the span): where a slower pace comes from, renders
- * drawn slower (the CPU shared with other work) or slots left idle between renders.
- */
-export const renderPace = async (db: BenchDatabase, workspaceIds: ReadonlyArray<string>, since: Date) => {
-  const [row] = await db.rows<{
-    n: number
-    first: number
-    last: number
-    last_start: number
-    done_by_last_start: number
-    median: number
-    drawing: number
-    drawing_while_waiting: number | null
-    slots: number
-  }>(
-    `WITH r AS (SELECT started_at, finished_at FROM render_jobs
-                 WHERE workspace_id = ANY($1) AND state = 'COMPLETED' AND submitted_at >= $2),
-          w AS (SELECT min(started_at) AS first, max(started_at) AS last FROM r)
-     SELECT count(*)::int AS n,
-            (extract(epoch FROM min(started_at)) * 1000)::float8 AS first,
-            (extract(epoch FROM max(finished_at)) * 1000)::float8 AS last,
-            (extract(epoch FROM max(started_at)) * 1000)::float8 AS last_start,
-            count(*) FILTER (WHERE finished_at <= (SELECT max(started_at) FROM r))::int AS done_by_last_start,
-            (percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS median,
-            (sum(extract(epoch FROM finished_at - started_at)) * 1000)::float8 AS drawing,
-            (sum(extract(epoch FROM least(finished_at, w.last) - greatest(started_at, w.first)))
-               FILTER (WHERE started_at < w.last) * 1000)::float8 AS drawing_while_waiting,
-            (SELECT coalesce(sum(slots), 0)::int FROM render_capacity) AS slots
-       FROM r, w`,
-    [workspaceIds, since]
-  )
-  const spanMs = row!.last - row!.first
-  const waitingMs = row!.last_start - row!.first
-  return {
-    videos: row!.n,
-    perMinute: spanMs > 0 ? row!.n / (spanMs / 60_000) : 0,
-    // Until the last render was handed a slot, work waited for every slot: the tail after it (the last videos drawn
-    // with slots idle for lack of work, longer with an odd count on two slots) is not the renderers' pace.
-    perMinuteWhileWaiting: waitingMs > 0 ? row!.done_by_last_start / (waitingMs / 60_000) : 0,
-    medianRenderMs: row!.median,
-    drawingAtOnce: spanMs > 0 ? row!.drawing / spanMs : 0,
-    // What "taking turns must not cost work" is about: the share of the slots drawing while work waited for them.
-    busyWhileWaiting: waitingMs > 0 && row!.slots > 0 ? (row!.drawing_while_waiting ?? 0) / (waitingMs * row!.slots) : 0
-  }
-}
-
 export const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((x, y) => x - y)
   return sorted[Math.floor((sorted.length - 1) / 2)]!
 }
 
-export interface TopologyResult {
-  readonly nodes: number
+/** One order's run: B's events alone and under A's flood (with them among it), and the renderers' pace meanwhile. */
+export interface OrderResult {
+  readonly order: RenderOrder
   readonly aloneMs: ReadonlyArray<number>
   readonly floodedMs: ReadonlyArray<number>
-  readonly medianRenderMs: number
-  readonly perMinuteAlone: number
-  readonly perMinuteFlooded: number
-  readonly medianRenderFloodedMs: number
-  readonly perMinuteWhileWaitingAlone: number
-  readonly perMinuteWhileWaitingFlooded: number
-  readonly drawingAtOnceAlone: number
-  readonly drawingAtOnceFlooded: number
-  readonly busyWhileWaitingAlone: number
-  readonly busyWhileWaitingFlooded: number
-  readonly floodVideos: number
+  readonly pace: RenderPace
   readonly refusedStarts: number
+  /** The machine's 1-min load average as the order's run began and ended: the orders run one after the other. */
+  readonly load: readonly [number, number]
+}
+
+export interface TopologyResult {
+  readonly nodes: number
+  readonly floodVideos: number
+  readonly arrival: OrderResult
+  readonly fair: OrderResult
 }
 
 /**
- * One topology: B's events alone; A's flood drawn alone (the renderers' pace with one workspace, where the order
- * changes nothing); then A's flood again with B's events sent while it is queued.
+ * One order on a fresh cluster whose nodes serve the render queue in it (TEST_RENDER_ORDER): B's events alone, then
+ * A's flood with B's events sent while it is queued. The workload is the same in both orders; only who is drawn
+ * first differs.
  */
-export const runTopology = async (nodeCount: number, batches: number, events: number): Promise<TopologyResult> => {
-  const cluster = await startFairnessCluster(`bench_fairness_${nodeCount}`, nodeCount)
+const runOrder = async (nodeCount: number, order: RenderOrder, batches: number, events: number) => {
+  const loadBefore = os.loadavg()[0]!
+  const cluster = await startFairnessCluster(`bench_fairness_${nodeCount}_${order}`, nodeCount, order)
   try {
     const [entry] = cluster.nodes
     const b = await webhookWorkspace(entry!, cluster.receiver.url)
@@ -254,41 +217,27 @@ export const runTopology = async (nodeCount: number, batches: number, events: nu
     await eventToReceiver(entry!, b, cluster.receiver)
     const aloneMs: Array<number> = []
     for (let i = 0; i < events; i++) aloneMs.push(await eventToReceiver(entry!, b, cluster.receiver))
-    log(`${nodeCount} node(s): B alone ${aloneMs.join(", ")} ms; A's flood alone (${batches * 8} videos)`)
-    const alonePaceSince = new Date()
-    const floodAlone = await startFlood(entry!, cluster.db, a, batches)
-    await floodAlone.ended
-    const paceAlone = await renderPace(cluster.db, [a.workspaceId], alonePaceSince)
-    log(`${nodeCount} node(s): flood alone ${paceAlone.perMinute.toFixed(1)} videos/min; flood again with B's events`)
-    const floodedSince = new Date()
+    log(`${nodeCount} node(s), ${order} order: B alone ${aloneMs.join(", ")} ms; A's flood (${batches * 8} videos)`)
+    const since = new Date()
     const flood = await startFlood(entry!, cluster.db, a, batches)
     const floodedMs: Array<number> = []
     for (let i = 0; i < events; i++) floodedMs.push(await eventToReceiver(entry!, b, cluster.receiver))
     await flood.ended
-    const paceFlooded = await renderPace(cluster.db, [a.workspaceId, b.workspaceId], floodedSince)
+    const pace = await renderPace(cluster.db, [a.workspaceId, b.workspaceId], a.workspaceId, since)
     log(
-      `${nodeCount} node(s): B under the flood ${floodedMs.join(", ")} ms; ${
-        paceFlooded.perMinute.toFixed(1)
-      } videos/min`
+      `${nodeCount} node(s), ${order} order: B under the flood ${floodedMs.join(", ")} ms; ` +
+        `${pace.perMinuteWhileWaiting.toFixed(1)} videos/min while the flood waited`
     )
-    return {
-      nodes: nodeCount,
-      aloneMs,
-      floodedMs,
-      medianRenderMs: paceAlone.medianRenderMs,
-      perMinuteAlone: paceAlone.perMinute,
-      perMinuteFlooded: paceFlooded.perMinute,
-      medianRenderFloodedMs: paceFlooded.medianRenderMs,
-      perMinuteWhileWaitingAlone: paceAlone.perMinuteWhileWaiting,
-      perMinuteWhileWaitingFlooded: paceFlooded.perMinuteWhileWaiting,
-      drawingAtOnceAlone: paceAlone.drawingAtOnce,
-      drawingAtOnceFlooded: paceFlooded.drawingAtOnce,
-      busyWhileWaitingAlone: paceAlone.busyWhileWaiting,
-      busyWhileWaitingFlooded: paceFlooded.busyWhileWaiting,
-      floodVideos: flood.videos,
-      refusedStarts: floodAlone.refusedStarts + flood.refusedStarts
-    }
+    const load = [loadBefore, os.loadavg()[0]!] as const
+    return { order, aloneMs, floodedMs, pace, refusedStarts: flood.refusedStarts, load } satisfies OrderResult
   } finally {
     await cluster.stop()
   }
+}
+
+/** One topology: the same workload in arrival order (the order before the turns), then in the fair order. */
+export const runTopology = async (nodeCount: number, batches: number, events: number): Promise<TopologyResult> => {
+  const arrival = await runOrder(nodeCount, "arrival", batches, events)
+  const fair = await runOrder(nodeCount, "fair", batches, events)
+  return { nodes: nodeCount, floodVideos: batches * 8, arrival, fair }
 }

@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
+import { AppConfig } from "../Config.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { TERMINAL_STATES_SQL } from "./RenderJob.js"
 import { aheadOf, DRAWING_STATES_SQL, liveNodes, renderQueueCte } from "./RenderQueueOrder.js"
@@ -29,6 +30,7 @@ const Pace = Schema.Struct({ meanSeconds: Schema.NullOr(Schema.Number), activeWo
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const order = (yield* AppConfig).renderOrder ?? "fair"
   // One statement picks the first renders in line in the cluster's order and marks them SUBMITTED, drawn by this node:
   // a render moved from PENDING once is drawn once. Rows another node is claiming at the same moment are skipped (not
   // waited for), so two nodes freeing a slot together take the first and the second render, not the first twice.
@@ -36,7 +38,7 @@ const make = Effect.gen(function*() {
     Request: Schema.Struct({ nodeId: Schema.String, limit: Schema.Number }),
     Result: Claimed,
     execute: ({ limit, nodeId }) =>
-      sql`WITH ${renderQueueCte(sql)},
+      sql`WITH ${renderQueueCte(sql, order)},
           next AS (SELECT id, turn, submitted_at FROM render_queue WHERE in_line
                     ORDER BY turn, submitted_at, id LIMIT ${limit + CLAIM_SPARE}),
           picked AS (SELECT j.id, next.turn FROM render_jobs j JOIN next ON next.id = j.id WHERE j.state = 'PENDING'
@@ -92,7 +94,7 @@ const make = Effect.gen(function*() {
   const ahead = SqlSchema.single({
     Request: ById,
     Result: RenderAhead,
-    execute: ({ id, workspaceId }) => aheadOf(sql, workspaceId, id)
+    execute: ({ id, workspaceId }) => aheadOf(sql, order, workspaceId, id)
   })
   const waiting = SqlSchema.single({
     Request: WorkspaceId,

@@ -1,4 +1,5 @@
 import type { SqlClient, Statement } from "@effect/sql"
+import type { RenderOrder } from "../Config.js"
 
 /** The states of a render that holds a slot: drawing, or given its slot and about to draw. */
 export const DRAWING_STATES_SQL = "('SUBMITTED', 'RENDERING', 'DOWNLOADING', 'STORED')"
@@ -17,17 +18,27 @@ export const liveNodes = (sql: SqlClient.SqlClient) =>
  * (`turn`, `submitted_at`, `id`): a workspace with one video waits behind at most one video of each other workspace
  * however long their lines are. Read from the rows themselves, the order survives any node's death. A render is
  * `in_line` once its runner waits for it: only those are drawn (RenderQueue.claim), by any node with a free slot.
+ * With `order` "arrival" (TEST_RENDER_ORDER, to measure what the turns cost) the `turn` is the priority alone, so the
+ * same queries serve the order before the turns: priority, then arrival, whoever's the render is.
  */
-export const renderQueueCte = (sql: SqlClient.SqlClient) =>
+export const renderQueueCte = (sql: SqlClient.SqlClient, order: RenderOrder = "fair") =>
   sql`render_queue AS (
     SELECT q.id, q.workspace_id, q.origin = 'export' AS is_export, q.submitted_at, q.in_line_at IS NOT NULL AS in_line,
-           coalesce(d.n, 0) + row_number() OVER (
-             PARTITION BY q.workspace_id ORDER BY q.origin = 'export', q.priority DESC, q.submitted_at, q.id) AS turn
+           ${order === "arrival" ? arrivalTurn(sql) : fairTurn(sql)} AS turn
       FROM render_jobs q
-      LEFT JOIN (SELECT workspace_id, count(*) AS n FROM render_jobs
-                  WHERE state IN ${sql.literal(DRAWING_STATES_SQL)} GROUP BY workspace_id) d
-        ON d.workspace_id = q.workspace_id
+      ${order === "arrival" ? sql`` : drawingPerWorkspace(sql)}
      WHERE q.state = 'PENDING')`
+
+const fairTurn = (sql: SqlClient.SqlClient) =>
+  sql`coalesce(d.n, 0) + row_number() OVER (
+             PARTITION BY q.workspace_id ORDER BY q.origin = 'export', q.priority DESC, q.submitted_at, q.id)`
+
+const arrivalTurn = (sql: SqlClient.SqlClient) => sql`-q.priority::bigint`
+
+const drawingPerWorkspace = (sql: SqlClient.SqlClient) =>
+  sql`LEFT JOIN (SELECT workspace_id, count(*) AS n FROM render_jobs
+                  WHERE state IN ${sql.literal(DRAWING_STATES_SQL)} GROUP BY workspace_id) d
+        ON d.workspace_id = q.workspace_id`
 
 /**
  * What is served before the waiting render `me` (an alias of `render_queue`) that `where` picks, split by whose it is;
@@ -42,5 +53,5 @@ export const aheadCounts = (sql: SqlClient.SqlClient, where: Statement.Fragment)
        WHERE ${where}`
 
 /** Ahead of one waiting render of this workspace. */
-export const aheadOf = (sql: SqlClient.SqlClient, workspaceId: string, id: string) =>
-  sql`WITH ${renderQueueCte(sql)} ${aheadCounts(sql, sql`me.id = ${id} AND me.workspace_id = ${workspaceId}`)}`
+export const aheadOf = (sql: SqlClient.SqlClient, order: RenderOrder, workspaceId: string, id: string) =>
+  sql`WITH ${renderQueueCte(sql, order)} ${aheadCounts(sql, sql`me.id = ${id} AND me.workspace_id = ${workspaceId}`)}`

@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
+import { AppConfig } from "../Config.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { ClipRecord } from "./ClipRecord.js"
 import { RenderJobState, RenderOutputState, TERMINAL_STATES_SQL, TerminalState } from "./RenderJob.js"
@@ -25,6 +26,7 @@ const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const order = (yield* AppConfig).renderOrder ?? "fair"
   // An ended render stays ended: a second drawing of it (its node frozen past its shard lock, its work taken over)
   // writes nothing once the other has finished. Overwritten, it looked open for good and jobs sharing it waited forever.
   const open = (column: string) => sql`${sql(column)} NOT IN ${sql.literal(TERMINAL_STATES_SQL)}`
@@ -63,7 +65,7 @@ const make = Effect.gen(function*() {
   const waitingAhead = SqlSchema.single({
     Request: ById,
     Result: RenderAhead,
-    execute: ({ id, workspaceId }) => aheadOf(sql, workspaceId, id)
+    execute: ({ id, workspaceId }) => aheadOf(sql, order, workspaceId, id)
   })
   const insertJob = SqlSchema.void({
     Request: Schema.Struct({ job: RenderJobRecord.insert, outputs: Schema.Array(RenderOutputRecord.insert) }),

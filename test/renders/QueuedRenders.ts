@@ -1,4 +1,5 @@
 import { Effect, Layer } from "effect"
+import type { AppSettings } from "../../src/Config.js"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
 import { Identity } from "../../src/identity/Identity.js"
@@ -9,10 +10,10 @@ import { RenderRepo } from "../../src/renders/RenderRepo.js"
 import { serviceTestLayer } from "../support/ServiceLayer.js"
 
 /** One node's render slots (two, as the test settings give) over a fresh database: the real claim in PostgreSQL. */
-export const renderSlotsLayer = (label: string) =>
+export const renderSlotsLayer = (label: string, settings: Partial<AppSettings> = {}) =>
   Layer.mergeAll(RenderCapacity.layer, Identity.layer).pipe(
     Layer.provideMerge(Layer.mergeAll(RenderRepo.layer, IdentityRepo.layer)),
-    Layer.provideMerge(serviceTestLayer(label))
+    Layer.provideMerge(serviceTestLayer(label, settings))
   )
 
 const renderPackage = (headline: string): RenderPackage => ({

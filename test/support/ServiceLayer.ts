@@ -38,9 +38,9 @@ export const testSettings = (databaseUrl: string, dataDir: string): AppSettings 
 /**
  * For service-level tests (`it.layer` of @effect/vitest): a fresh, migrated database on the local PostgreSQL server,
  * the settings, and one in-process cluster runner (entity clients work; persisted messages go to that database).
- * The database is dropped when the layer is released.
+ * The database is dropped when the layer is released. `settings` change the test settings (a test-only order, say).
  */
-export const serviceTestLayer = (label: string) =>
+export const serviceTestLayer = (label: string, settings: Partial<AppSettings> = {}) =>
   Layer.unwrapScoped(Effect.gen(function*() {
     const db = yield* Effect.acquireRelease(
       Effect.promise(() => createTestDatabase(label, undefined, { migrated: true })),
@@ -50,7 +50,7 @@ export const serviceTestLayer = (label: string) =>
       Effect.sync(() => fs.mkdtempSync(path.join(os.tmpdir(), `cw-${label}-`))),
       (dir) => Effect.sync(() => fs.rmSync(dir, { recursive: true, force: true }))
     )
-    const config = AppConfig.make(testSettings(db.url, dataDir))
+    const config = AppConfig.make({ ...testSettings(db.url, dataDir), ...settings })
     const runner = SingleRunner.layer({
       shardingConfig: { entityMessagePollInterval: "100 millis" },
       runnerStorage: "memory"

@@ -1,5 +1,6 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
+import { AppConfig } from "../../Config.js"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { JobStatus, stageOf } from "../../posts/JobStatus.js"
 import { derivedStatuses } from "../../posts/JobStatusSteps.js"
@@ -64,6 +65,7 @@ const ChannelIds = Schema.optional(Schema.Array(Schema.String))
 /** Tenant-scoped reads behind `/v1/pipeline`, `/v1/overview` and `/v1/calendar`; never wakes an entity. */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
+  const order = (yield* AppConfig).renderOrder ?? "fair"
 
   // The job row stays AWAITING_RENDERING while its render runs; what the render is doing shows through.
   const status = sql`CASE
@@ -73,7 +75,7 @@ const make = Effect.gen(function*() {
   const withRender = sql`LEFT JOIN render_jobs r ON r.id = j.render_job_id AND r.workspace_id = j.workspace_id`
 
   const jobRows = (workspaceId: string, where: Statement.Fragment, limit: number, offset = 0) =>
-    sql`WITH ${renderQueueCte(sql)}
+    sql`WITH ${renderQueueCte(sql, order)}
         SELECT j.id, ${status} AS status, j.template_id, b.name AS brand_name, c.name AS channel_name,
           e.stream_id, e.feed_id, COALESCE(p.title, e.post_title) AS title, j.error, j.created_at, j.updated_at,
           (SELECT cl.id FROM render_outputs o JOIN clips cl ON cl.id = o.clip_id
