@@ -1,4 +1,4 @@
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Layer, Queue } from "effect"
 import type { AppSettings } from "../../src/Config.js"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { newUlid } from "../../src/domain/Ulid.js"
@@ -38,3 +38,39 @@ export const queuedRender = (workspaceId: WorkspaceId, origin: string, headline 
     })
     return id
   })
+
+/**
+ * Runners as the render entity runs them, held by the test: each waits for its turn, says when it is handed a slot
+ * (`next` answers the renders in the order they got one) and draws until the test lets it `finish`.
+ */
+export const heldRunners = Effect.gen(function*() {
+  const capacity = yield* RenderCapacity
+  const repo = yield* RenderRepo
+  const grants = yield* Queue.unbounded<string>()
+  const runs = new Map<string, { readonly workspaceId: WorkspaceId; readonly done: Deferred.Deferred<void> }>()
+  const runner = (workspaceId: WorkspaceId, id: string) =>
+    Effect.gen(function*() {
+      const done = yield* Deferred.make<void>()
+      runs.set(id, { workspaceId, done })
+      return yield* Effect.fork(capacity.drawInTurn(
+        workspaceId,
+        id,
+        Effect.zipRight(Queue.offer(grants, id), Deferred.await(done)),
+        undefined
+      ))
+    })
+  // As a runner ends: the render's row first, then its slot.
+  const finish = (id: string) => {
+    const run = runs.get(id)!
+    return Effect.zipRight(
+      repo.finishIfOpen(run.workspaceId, id, "COMPLETED", null),
+      Deferred.succeed(run.done, undefined)
+    )
+  }
+  // Nothing announces that a runner has started waiting: look until all have.
+  const lined = (n: number) =>
+    Effect.gen(function*() {
+      while ((yield* capacity.waitingHere) < n) yield* Effect.sleep("20 millis")
+    })
+  return { runner, finish, lined, next: Queue.take(grants) }
+})

@@ -1,13 +1,13 @@
 import { SqlClient } from "@effect/sql"
 import { assert, describe, it, layer } from "@effect/vitest"
-import { ConfigProvider, Deferred, Effect, Either, Fiber, Queue } from "effect"
+import { ConfigProvider, Deferred, Effect, Either, Fiber } from "effect"
 import { AppConfig } from "../../src/Config.js"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { RenderCapacity } from "../../src/renders/allowance/RenderCapacity.js"
 import { RenderQueue } from "../../src/renders/RenderQueue.js"
 import { RenderRepo } from "../../src/renders/RenderRepo.js"
 import { newWorkspace } from "../support/ServiceLayer.js"
-import { queuedRender, renderSlotsLayer } from "./QueuedRenders.js"
+import { heldRunners, queuedRender, renderSlotsLayer } from "./QueuedRenders.js"
 
 /**
  * Three exports of A, then one pipeline render of B, then one of A, all waiting while both slots are held: the renders
@@ -24,25 +24,7 @@ const drawOrder = Effect.gen(function*() {
   const names = new Map<string, string>()
   const queued = (workspaceId: WorkspaceId, origin: string, name: string) =>
     Effect.tap(queuedRender(workspaceId, origin, name), (id) => Effect.sync(() => names.set(id, name)))
-  const grants = yield* Queue.unbounded<string>()
-  const done = new Map<string, Deferred.Deferred<void>>()
-  const runner = (workspaceId: WorkspaceId, id: string) =>
-    Effect.gen(function*() {
-      const finish = yield* Deferred.make<void>()
-      done.set(id, finish)
-      return yield* Effect.fork(capacity.drawInTurn(
-        workspaceId,
-        id,
-        Effect.zipRight(Queue.offer(grants, id), Deferred.await(finish)),
-        undefined
-      ))
-    })
-  const finish = (workspaceId: WorkspaceId, id: string) =>
-    Effect.zipRight(repo.finishIfOpen(workspaceId, id, "COMPLETED", null), Deferred.succeed(done.get(id)!, undefined))
-  const lined = (n: number) =>
-    Effect.gen(function*() {
-      while ((yield* capacity.waitingHere) < n) yield* Effect.sleep("20 millis")
-    })
+  const { finish, lined, next, runner } = yield* heldRunners
 
   const keyframes = yield* Deferred.make<void>()
   const held = yield* Effect.forkAll([0, 1].map(() => capacity.withSlot(Deferred.await(keyframes))))
@@ -58,17 +40,16 @@ const drawOrder = Effect.gen(function*() {
 
   yield* Deferred.succeed(keyframes, undefined)
   yield* Fiber.join(held)
-  const workspaceOf = new Map(renders.map(([workspaceId, id]) => [id, workspaceId]))
   const drawn: Array<string> = []
   const order: Array<string> = []
-  const take = Effect.tap(Queue.take(grants), (id) => Effect.sync(() => drawn.push(id)))
+  const take = Effect.tap(next, (id) => Effect.sync(() => drawn.push(id)))
   order.push([names.get(yield* take), names.get(yield* take)].sort().join("+"))
   for (let i = 0; i < renders.length - 2; i++) {
     const first = drawn.shift()!
-    yield* finish(workspaceOf.get(first)!, first)
+    yield* finish(first)
     order.push(names.get(yield* take)!)
   }
-  for (const id of drawn) yield* finish(workspaceOf.get(id)!, id)
+  for (const id of drawn) yield* finish(id)
   yield* Fiber.joinAll(fibers)
   const attempts = yield* sql<{ attempt: number }>`SELECT DISTINCT attempt FROM render_jobs`
   assert.deepStrictEqual(attempts, [{ attempt: 1 }])

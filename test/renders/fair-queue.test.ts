@@ -1,12 +1,12 @@
 import { SqlClient } from "@effect/sql"
 import { assert, describe, layer } from "@effect/vitest"
-import { Deferred, Effect, Fiber, Queue } from "effect"
+import { Deferred, Effect, Fiber } from "effect"
 import type { WorkspaceId } from "../../src/domain/Principal.js"
 import { RenderCapacity } from "../../src/renders/allowance/RenderCapacity.js"
 import { RenderQueue } from "../../src/renders/RenderQueue.js"
 import { RenderRepo } from "../../src/renders/RenderRepo.js"
 import { newWorkspace } from "../support/ServiceLayer.js"
-import { queuedRender, renderSlotsLayer } from "./QueuedRenders.js"
+import { heldRunners, queuedRender, renderSlotsLayer } from "./QueuedRenders.js"
 
 const FairQueueTest = renderSlotsLayer("fair_queue")
 const queued = (workspaceId: WorkspaceId, origin: string) => queuedRender(workspaceId, origin, "Fair")
@@ -21,30 +21,7 @@ describe("the render queue takes turns between workspaces", () => {
         const sql = yield* SqlClient.SqlClient
         const a = yield* newWorkspace("Flooding A")
         const b = yield* newWorkspace("Single B")
-        const grants = yield* Queue.unbounded<string>()
-        const done = new Map<string, Deferred.Deferred<void>>()
-        /** What a runner does: wait for its turn, then draw until the test lets it finish. */
-        const runner = (workspaceId: WorkspaceId, id: string) =>
-          Effect.gen(function*() {
-            const finish = yield* Deferred.make<void>()
-            done.set(id, finish)
-            return yield* Effect.fork(capacity.drawInTurn(
-              workspaceId,
-              id,
-              Effect.zipRight(Queue.offer(grants, id), Deferred.await(finish)),
-              undefined
-            ))
-          })
-        // As a runner ends: the render's row first, then its slot.
-        const finish = (id: string) =>
-          Effect.zipRight(
-            Effect.flatMap(
-              sql<{ workspaceId: WorkspaceId }>`SELECT workspace_id FROM render_jobs WHERE id = ${id}`,
-              ([row]) => repo.finishIfOpen(row!.workspaceId, id, "COMPLETED", null)
-            ),
-            Deferred.succeed(done.get(id)!, undefined)
-          )
-        const next = Queue.take(grants)
+        const { finish, lined, next, runner } = yield* heldRunners
 
         const exportsOfA: Array<string> = []
         for (let i = 0; i < 12; i++) exportsOfA.push(yield* queued(a, "export"))
@@ -53,11 +30,6 @@ describe("the render queue takes turns between workspaces", () => {
         const keyframes = yield* Deferred.make<void>()
         const held = yield* Effect.forkAll([0, 1].map(() => capacity.withSlot(Deferred.await(keyframes))))
         for (const id of exportsOfA) fibers.push(yield* runner(a, id))
-        // Nothing announces that a runner has started waiting: look until all have.
-        const lined = (n: number) =>
-          Effect.gen(function*() {
-            while ((yield* capacity.waitingHere) < n) yield* Effect.sleep("20 millis")
-          })
         yield* lined(12)
         yield* Deferred.succeed(keyframes, undefined)
         yield* Fiber.join(held)
