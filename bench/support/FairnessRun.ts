@@ -188,6 +188,8 @@ export interface OrderResult {
   readonly order: RenderOrder
   readonly aloneMs: ReadonlyArray<number>
   readonly floodedMs: ReadonlyArray<number>
+  /** B's first event under the flood in each run (sent while the flood was queued; the later ones come after it). */
+  readonly firstFloodedMs: ReadonlyArray<number>
   readonly pace: RenderPace
   readonly refusedStarts: number
   /** The machine's 1-min load average as the order's run began and ended: the orders run one after the other. */
@@ -197,8 +199,10 @@ export interface OrderResult {
 export interface TopologyResult {
   readonly nodes: number
   readonly floodVideos: number
+  /** Each order's runs pooled (see `pooled`). */
   readonly arrival: OrderResult
   readonly fair: OrderResult
+  readonly runs: ReadonlyArray<OrderResult>
 }
 
 /**
@@ -229,15 +233,58 @@ const runOrder = async (nodeCount: number, order: RenderOrder, batches: number, 
         `${pace.perMinuteWhileWaiting.toFixed(1)} videos/min while the flood waited`
     )
     const load = [loadBefore, os.loadavg()[0]!] as const
-    return { order, aloneMs, floodedMs, pace, refusedStarts: flood.refusedStarts, load } satisfies OrderResult
+    const firstFloodedMs = floodedMs.slice(0, 1)
+    return {
+      order,
+      aloneMs,
+      floodedMs,
+      firstFloodedMs,
+      pace,
+      refusedStarts: flood.refusedStarts,
+      load
+    } satisfies OrderResult
   } finally {
     await cluster.stop()
   }
 }
 
-/** One topology: the same workload in arrival order (the order before the turns), then in the fair order. */
-export const runTopology = async (nodeCount: number, batches: number, events: number): Promise<TopologyResult> => {
-  const arrival = await runOrder(nodeCount, "arrival", batches, events)
-  const fair = await runOrder(nodeCount, "fair", batches, events)
-  return { nodes: nodeCount, floodVideos: batches * 8, arrival, fair }
+/** Several runs of one order as one: B's times pooled, the pace figures averaged, the load from first to last. */
+const pooled = (runs: ReadonlyArray<OrderResult>): OrderResult => {
+  const [first] = runs
+  if (runs.length === 1) return first!
+  const pace = Object.fromEntries(
+    Object.keys(first!.pace).map((key) => {
+      const field = key as keyof RenderPace
+      return [field, runs.reduce((sum, r) => sum + r.pace[field], 0) / runs.length]
+    })
+  ) as RenderPace
+  return {
+    order: first!.order,
+    aloneMs: runs.flatMap((r) => r.aloneMs),
+    floodedMs: runs.flatMap((r) => r.floodedMs),
+    firstFloodedMs: runs.flatMap((r) => r.firstFloodedMs),
+    pace,
+    refusedStarts: runs.reduce((sum, r) => sum + r.refusedStarts, 0),
+    load: [first!.load[0], runs[runs.length - 1]!.load[1]]
+  }
+}
+
+/**
+ * One topology: the same workload in arrival order (the order before the turns) and in the fair order, `rounds`
+ * times, which order goes first alternating (arrival, fair, then fair, arrival): the orders run one after the other,
+ * and a machine that heats up or calms down during the bench then moves both alike.
+ */
+export const runTopology = async (
+  nodeCount: number,
+  batches: number,
+  events: number,
+  rounds = 1
+): Promise<TopologyResult> => {
+  const runs: Array<OrderResult> = []
+  for (let round = 0; round < rounds; round++) {
+    const orders: ReadonlyArray<RenderOrder> = round % 2 === 0 ? ["arrival", "fair"] : ["fair", "arrival"]
+    for (const order of orders) runs.push(await runOrder(nodeCount, order, batches, events))
+  }
+  const of = (order: RenderOrder) => pooled(runs.filter((r) => r.order === order))
+  return { nodes: nodeCount, floodVideos: batches * 8, arrival: of("arrival"), fair: of("fair"), runs }
 }
