@@ -1,13 +1,13 @@
-// The suite's static checks at once, not one after another: `tsc --noEmit`, `npm run lint` and `npm run lint:openapi`
-// (`npm run checks`, the first step of `npm test`). Each one's output is held and printed whole when it ends, so
-// three outputs never interleave; the exit code is the first failure's, 0 when all pass.
+// The suite's static checks at once, not one after another: the npm scripts named on the command line (`npm run
+// checks` names typecheck, lint and lint:openapi; it is the first step of `npm test`). Each one's output is held and
+// printed whole when it ends, so outputs never interleave; the exit code is the first failure's, 0 when all pass.
 import { spawn } from "node:child_process"
 
-const commands = [
-  ["typecheck", "npx tsc --noEmit"],
-  ["lint", "npm run --silent lint"],
-  ["lint:openapi", "npm run --silent lint:openapi"]
-]
+const commands = process.argv.slice(2).map((script) => [script, `npm run --silent ${script}`])
+if (commands.length === 0) {
+  console.error("usage: node scripts/checks.mjs <npm script>...")
+  process.exit(2)
+}
 
 const run = ([name, command]) =>
   new Promise((resolve) => {
