@@ -1,9 +1,8 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
-import { AppConfig } from "../Config.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { TERMINAL_STATES_SQL } from "./RenderJob.js"
-import { aheadOf, DRAWING_STATES_SQL, liveNodes, renderQueueCte } from "./RenderQueueOrder.js"
+import { aheadOf, DRAWING_STATES_SQL, liveNodes, renderOrder, renderQueueCte } from "./RenderQueueOrder.js"
 
 const Ids = Schema.Array(Schema.String)
 /** A render claimed for one of this node's slots, and how long it waited in line (the database's clock). */
@@ -30,7 +29,7 @@ const Pace = Schema.Struct({ meanSeconds: Schema.NullOr(Schema.Number), activeWo
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const order = (yield* AppConfig).renderOrder ?? "fair"
+  const order = yield* renderOrder
   // One statement picks the first renders in line in the cluster's order and marks them SUBMITTED, drawn by this node:
   // a render moved from PENDING once is drawn once. Rows another node is claiming at the same moment are skipped (not
   // waited for), so two nodes freeing a slot together take the first and the second render, not the first twice.

@@ -1,5 +1,9 @@
 import type { SqlClient, Statement } from "@effect/sql"
-import type { RenderOrder } from "../Config.js"
+import { Effect } from "effect"
+import { AppConfig, type RenderOrder } from "../Config.js"
+
+/** The order this node serves the queue in: the fair one unless a test asks for arrival order (TEST_RENDER_ORDER). */
+export const renderOrder = Effect.map(AppConfig, (settings) => settings.renderOrder ?? "fair")
 
 /** The states of a render that holds a slot: drawing, or given its slot and about to draw. */
 export const DRAWING_STATES_SQL = "('SUBMITTED', 'RENDERING', 'DOWNLOADING', 'STORED')"
@@ -21,7 +25,7 @@ export const liveNodes = (sql: SqlClient.SqlClient) =>
  * With `order` "arrival" (TEST_RENDER_ORDER, to measure what the turns cost) the `turn` is the priority alone, so the
  * same queries serve the order before the turns: priority, then arrival, whoever's the render is.
  */
-export const renderQueueCte = (sql: SqlClient.SqlClient, order: RenderOrder = "fair") =>
+export const renderQueueCte = (sql: SqlClient.SqlClient, order: RenderOrder) =>
   sql`render_queue AS (
     SELECT q.id, q.workspace_id, q.origin = 'export' AS is_export, q.submitted_at, q.in_line_at IS NOT NULL AS in_line,
            ${order === "arrival" ? arrivalTurn(sql) : fairTurn(sql)} AS turn

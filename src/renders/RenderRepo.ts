@@ -1,13 +1,12 @@
 import { SqlClient, SqlSchema } from "@effect/sql"
 import { Context, Effect, Layer, Option, Schema } from "effect"
-import { AppConfig } from "../Config.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { ClipRecord } from "./ClipRecord.js"
 import { RenderJobState, RenderOutputState, TERMINAL_STATES_SQL, TerminalState } from "./RenderJob.js"
 import { RenderJobRecord } from "./RenderJobRecord.js"
 import { RenderOutputRecord } from "./RenderOutputRecord.js"
 import { RenderAhead } from "./RenderQueue.js"
-import { aheadOf } from "./RenderQueueOrder.js"
+import { aheadOf, renderOrder } from "./RenderQueueOrder.js"
 
 /** What a job's creator says; the template columns and counts come from its package, the rest are defaults. */
 export type NewRenderJob =
@@ -26,7 +25,7 @@ const ById = Schema.Struct({ workspaceId: WorkspaceId, id: Schema.String })
  */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const order = (yield* AppConfig).renderOrder ?? "fair"
+  const order = yield* renderOrder
   // An ended render stays ended: a second drawing of it (its node frozen past its shard lock, its work taken over)
   // writes nothing once the other has finished. Overwritten, it looked open for good and jobs sharing it waited forever.
   const open = (column: string) => sql`${sql(column)} NOT IN ${sql.literal(TERMINAL_STATES_SQL)}`

@@ -1,11 +1,10 @@
 import { SqlClient, SqlSchema, type Statement } from "@effect/sql"
 import { Context, Effect, Layer, Schema } from "effect"
-import { AppConfig } from "../../Config.js"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { JobStatus, stageOf } from "../../posts/JobStatus.js"
 import { derivedStatuses } from "../../posts/JobStatusSteps.js"
 import { RenderJobState } from "../../renders/RenderJob.js"
-import { aheadCounts, renderQueueCte } from "../../renders/RenderQueueOrder.js"
+import { aheadCounts, renderOrder, renderQueueCte } from "../../renders/RenderQueueOrder.js"
 import { renderDetails } from "../../sql/SourceNames.js"
 import { RecentRenderEntry } from "./PipelineAnswers.js"
 import { CalendarPostRow } from "./PipelineCalendar.js"
@@ -65,7 +64,7 @@ const ChannelIds = Schema.optional(Schema.Array(Schema.String))
 /** Tenant-scoped reads behind `/v1/pipeline`, `/v1/overview` and `/v1/calendar`; never wakes an entity. */
 const make = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  const order = (yield* AppConfig).renderOrder ?? "fair"
+  const order = yield* renderOrder
 
   // The job row stays AWAITING_RENDERING while its render runs; what the render is doing shows through.
   const status = sql`CASE
