@@ -3,22 +3,11 @@ import { Effect, Layer } from "effect"
 import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
-import pg from "pg"
 import { shardingTuning } from "../../cluster/Cluster.js"
 import { AppConfig } from "../../src/Config.js"
 import { DatabaseLive } from "../../src/sql/Database.js"
-import { defaultAdminUrl, TEMPLATE_ENV } from "./Database.js"
+import { defaultAdminUrl, query, TEMPLATE_ENV } from "./Database.js"
 import { testSettings } from "./ServiceLayer.js"
-
-const admin = async <A>(run: (client: pg.Client) => Promise<A>): Promise<A> => {
-  const client = new pg.Client({ connectionString: defaultAdminUrl })
-  await client.connect()
-  try {
-    return await run(client)
-  } finally {
-    await client.end()
-  }
-}
 
 /** Every migration and the cluster's own tables, as a node's start makes them. */
 const migrate = (url: string, dataDir: string) =>
@@ -33,18 +22,23 @@ const migrate = (url: string, dataDir: string) =>
 /** No run lasts this long: a template older than it was left by a run that was killed before its teardown. */
 const ABANDONED_MS = 6 * 3_600_000
 
-const dropAbandoned = () =>
-  admin(async (client) => {
-    const { rows } = await client.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE 'cw\\_template\\_%'"
-    )
-    for (const { datname } of rows) {
-      const madeAt = parseInt(datname.split("_")[2] ?? "", 36)
-      if (!(Date.now() - madeAt > ABANDONED_MS)) continue
-      await client.query(`ALTER DATABASE ${datname} WITH IS_TEMPLATE false`)
-      await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
-    }
-  })
+const admin = (text: string) => query(defaultAdminUrl, text)
+
+const dropTemplate = async (name: string) => {
+  await admin(`ALTER DATABASE ${name} WITH IS_TEMPLATE false`)
+  await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+}
+
+const dropAbandoned = async () => {
+  const rows = await query<{ datname: string }>(
+    defaultAdminUrl,
+    "SELECT datname FROM pg_database WHERE datname LIKE 'cw\\_template\\_%'"
+  )
+  for (const { datname } of rows) {
+    const madeAt = parseInt(datname.split("_")[2] ?? "", 36)
+    if (Date.now() - madeAt > ABANDONED_MS) await dropTemplate(datname)
+  }
+}
 
 /**
  * One migrated database per run, which each file's database is copied from (`CREATE DATABASE … TEMPLATE`): on a
@@ -55,7 +49,7 @@ const dropAbandoned = () =>
 export const makeTemplate = async (): Promise<() => Promise<void>> => {
   const name = `cw_template_${Date.now().toString(36)}_${process.pid}`
   await dropAbandoned()
-  await admin((client) => client.query(`CREATE DATABASE ${name}`))
+  await admin(`CREATE DATABASE ${name}`)
   const url = new URL(defaultAdminUrl)
   url.pathname = `/${name}`
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "cw-template-"))
@@ -64,11 +58,7 @@ export const makeTemplate = async (): Promise<() => Promise<void>> => {
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
-  await admin((client) => client.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`))
+  await admin(`ALTER DATABASE ${name} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`)
   process.env[TEMPLATE_ENV] = name
-  return () =>
-    admin(async (client) => {
-      await client.query(`ALTER DATABASE ${name} WITH IS_TEMPLATE false`)
-      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-    })
+  return () => dropTemplate(name)
 }
