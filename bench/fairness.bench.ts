@@ -6,16 +6,26 @@
  * (videos drawn per minute while the flood waited for slots) fair over arrival is what taking turns costs in work.
  *
  * Each topology and order gets a fresh database of the local PostgreSQL (TEST_DATABASE_URL), compiled nodes sharing
- * one DATA_DIR with their default render slots, and a loopback webhook receiver. B's events are sent one after
- * another (one warm-up first, not counted); the figures are medians. Options: --batches N (6), --events N (3),
- * --nodes 1,3, --rounds N (1; 2 runs arrival, fair, fair, arrival), --json.
+ * one DATA_DIR, and a loopback webhook receiver. The nodes share this machine's cores as render slots (`--slots
+ * split`: three nodes on two cores get 1, 1 and 0, as three machines' renderers would each have their own cores);
+ * `--slots default` gives every node its default (one slot per core of the machine, so several nodes draw more at once
+ * than there are cores); `--slots 2,1,0` names them. B's events are sent one after another (one warm-up first, not
+ * counted); the figures are medians. Options: --batches N (6), --events N (3), --nodes 1,3, --slots split|default|
+ * N,N,…, --rounds N (1; 2 runs arrival, fair, fair, arrival), --json.
  * Not a test: it prints figures next to their targets and exits 0 whether they are met or not.
  */
 import * as os from "node:os"
 import { parseArgs } from "node:util"
 import { printReport, stopsOnce, targetTable } from "./support/BenchRun.js"
 import { cleanUpOnSignal, fmt, log, table } from "./support/Common.js"
-import { median, type OrderResult, runTopology, type TopologyResult } from "./support/FairnessRun.js"
+import {
+  median,
+  type NodeSlots,
+  type OrderResult,
+  runTopology,
+  splitCores,
+  type TopologyResult
+} from "./support/FairnessRun.js"
 
 const { values: flags } = parseArgs({
   options: {
@@ -23,6 +33,7 @@ const { values: flags } = parseArgs({
     events: { type: "string", default: "3" },
     nodes: { type: "string", default: "1,3" },
     rounds: { type: "string", default: "1" },
+    slots: { type: "string", default: "split" },
     json: { type: "boolean", default: false }
   }
 })
@@ -30,38 +41,47 @@ const batches = Number(flags.batches)
 const events = Number(flags.events)
 const topologies = flags.nodes.split(",").map(Number)
 const rounds = Number(flags.rounds)
+const slotsOf = (nodes: number): NodeSlots =>
+  flags.slots === "split"
+    ? splitCores(nodes)
+    : flags.slots === "default"
+    ? Array.from({ length: nodes }, () => undefined)
+    : flags.slots.split(",").map(Number)
 
 cleanUpOnSignal(stopsOnce().run)
 const loadBefore = os.loadavg()[0]!
 const results: Array<TopologyResult> = []
-for (const nodes of topologies) results.push(await runTopology(nodes, batches, events, rounds))
+for (const nodes of topologies) results.push(await runTopology(nodes, slotsOf(nodes), batches, events, rounds))
 const loadAfter = os.loadavg()[0]!
 
+const cores = os.availableParallelism()
+/** "3 (slots 1, 1, 0)": the topology as the tables name it. */
+const topology = (r: TopologyResult) =>
+  `${r.nodes} (slots ${r.slots.map((n) => (n === undefined ? `${cores}` : String(n))).join(", ")})`
 const ratio = (r: TopologyResult) => r.fair.pace.perMinuteWhileWaiting / r.arrival.pace.perMinuteWhileWaiting
 const bOf = (o: OrderResult) => ({ alone: median(o.aloneMs), flooded: median(o.floodedMs) })
 const targets: Array<[string, boolean]> = results.flatMap((r) => {
   const { alone, flooded } = bOf(r.fair)
   const bound = 2 * alone + r.fair.pace.medianRenderMs
+  const name = `${topology(r)} node(s)`
   return [
     [
-      `${r.nodes} node(s), fair order: B under the flood <= 2x alone + one render (${fmt(flooded)} <= ${
-        fmt(bound)
-      } ms)`,
+      `${name}, fair order: B under the flood <= 2x alone + one render (${fmt(flooded)} <= ${fmt(bound)} ms)`,
       flooded <= bound
     ],
     [
-      `${r.nodes} node(s): renderers' pace under the flood, fair order within 5 % of arrival order, same workload ` +
+      `${name}: renderers' pace under the flood, fair order within 5 % of arrival order, same workload ` +
       `(x${fmt(ratio(r), 3)})`,
       ratio(r) >= 0.95
     ]
   ] as Array<[string, boolean]>
 })
 const both = (r: TopologyResult, f: (o: OrderResult) => string) => `${f(r.arrival)} / ${f(r.fair)}`
-const cores = os.availableParallelism()
 printReport([
   "",
   `clipwright fairness benchmark: ${cores} cores (${os.cpus()[0]?.model.trim() ?? "?"}), Node ${process.version}, ` +
-  `A's flood ${batches} x 8 direct-export videos, ${events} events of B (medians), default render slots per node; ` +
+  `A's flood ${batches} x 8 direct-export videos, ${events} events of B (medians), render slots per node: ` +
+  `${flags.slots === "split" ? "the machine's cores split among the nodes" : flags.slots}; ` +
   `each topology runs the same workload in arrival order (before the turns) and in the fair order, ${rounds} ` +
   "round(s), the first order alternating; several rounds are pooled (B's times) and averaged (the pace).",
   `1-min load average ${fmt(loadBefore, 2)} before the run, ${fmt(loadAfter, 2)} after` +
@@ -81,7 +101,7 @@ printReport([
     ],
     results.flatMap((r) =>
       [r.arrival, r.fair].map((o) => [
-        String(r.nodes),
+        topology(r),
         o.order,
         `${fmt(bOf(o).alone)} (${o.aloneMs.map((ms) => fmt(ms)).join(", ")})`,
         `${fmt(bOf(o).flooded)} (${o.floodedMs.map((ms) => fmt(ms)).join(", ")})`,
@@ -110,7 +130,7 @@ printReport([
       "slots busy while waiting"
     ],
     results.map((r) => [
-      String(r.nodes),
+      topology(r),
       both(r, (o) => fmt(o.pace.perMinuteWhileWaiting, 1)),
       `x${fmt(ratio(r), 3)}`,
       both(r, (o) => fmt(o.pace.perMinute, 1)),
@@ -118,6 +138,22 @@ printReport([
       both(r, (o) => fmt(o.pace.drawingAtOnce, 2)),
       both(r, (o) => `${fmt(100 * o.pace.busyWhileWaiting, 1)} %`)
     ])
+  ),
+  "",
+  "Where B's time went (medians, ms): from its POST until its render was queued, waiting for a slot, drawing, and from",
+  "the drawn clip to the receiver (the post made and handed over).",
+  table(
+    ["nodes", "order", "B", "to the queue", "waiting for a slot", "drawing", "to the receiver"],
+    results.flatMap((r) =>
+      [r.arrival, r.fair].flatMap((o) =>
+        ([["alone", o.aloneStages], ["under the flood", o.floodedStages]] as const).map(([phase, stages]) => [
+          topology(r),
+          o.order,
+          phase,
+          ...(["toQueueMs", "waitMs", "drawMs", "handOverMs"] as const).map((k) => fmt(median(stages.map((s) => s[k]))))
+        ])
+      )
+    )
   ),
   "",
   targetTable(targets),

@@ -22,18 +22,33 @@ export interface FairnessCluster {
 }
 
 /**
+ * Render slots per node: `undefined` leaves a node its default (one per core, as if it had the machine alone).
+ * `splitCores` shares this machine's cores among the nodes, as several machines' worth of renderers on one machine:
+ * three nodes on two cores get 1, 1 and 0 slots (the last serving the API and every other entity only).
+ */
+export type NodeSlots = ReadonlyArray<number | undefined>
+
+export const splitCores = (count: number, cores = os.availableParallelism()): NodeSlots =>
+  Array.from({ length: count }, (_, i) => Math.floor(cores / count) + (i < cores % count ? 1 : 0))
+
+/**
  * A fresh database, `count` compiled nodes on one DATA_DIR (the first migrates alone) serving the render queue in
- * `order`, and a webhook receiver.
+ * `order` with `slots`, and a webhook receiver.
  */
 export const startFairnessCluster = async (
   label: string,
   count: number,
-  order: RenderOrder
+  order: RenderOrder,
+  slots: NodeSlots = []
 ): Promise<FairnessCluster> => {
   const database = await createTestDatabase(label)
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "clipwright-fairness-"))
   const receiver = await startReceiver()
-  const env = { ALLOW_PRIVATE_URLS: "true", TEST_RENDER_ORDER: order }
+  const envOf = (i: number) => ({
+    ALLOW_PRIVATE_URLS: "true",
+    TEST_RENDER_ORDER: order,
+    ...(slots[i] === undefined ? {} : { RENDER_SLOTS: String(slots[i]) })
+  })
   const nodes: Array<TestNode> = []
   const db = await openDatabase(database.url)
   const stop = async () => {
@@ -44,12 +59,9 @@ export const startFairnessCluster = async (
     fs.rmSync(dataDir, { recursive: true, force: true })
   }
   try {
-    nodes.push(await startNode({ databaseUrl: database.url, dataDir, env, compiled: true }))
-    nodes.push(
-      ...await Promise.all(
-        Array.from({ length: count - 1 }, () => startNode({ databaseUrl: database.url, dataDir, env, compiled: true }))
-      )
-    )
+    const start = (i: number) => startNode({ databaseUrl: database.url, dataDir, env: envOf(i), compiled: true })
+    nodes.push(await start(0))
+    nodes.push(...await Promise.all(Array.from({ length: count - 1 }, (_, i) => start(i + 1))))
   } catch (error) {
     await stop()
     throw error
@@ -81,8 +93,22 @@ export const webhookWorkspace = async (node: TestNode, webhookUrl: string) => {
 
 let eventNumber = 0
 
-/** One event of B, from just before its POST until the receiver has its post; in ms. */
-export const eventToReceiver = async (node: TestNode, b: BenchWorkspace & { streamId: string }, receiver: Receiver) => {
+/** Where one event of B spent its time, in ms: until its render was queued, waiting for a slot, drawn, handed over. */
+export interface EventStages {
+  readonly totalMs: number
+  readonly toQueueMs: number
+  readonly waitMs: number
+  readonly drawMs: number
+  readonly handOverMs: number
+}
+
+/** One event of B, from just before its POST until the receiver has its post, and the stages of its render. */
+export const eventToReceiver = async (
+  node: TestNode,
+  db: BenchDatabase,
+  b: BenchWorkspace & { streamId: string },
+  receiver: Receiver
+): Promise<EventStages> => {
   const before = receiver.calls.length
   const startedAt = Date.now()
   const n = eventNumber++
@@ -93,7 +119,22 @@ export const eventToReceiver = async (node: TestNode, b: BenchWorkspace & { stre
     data: eventContent(1000 + n)
   })
   await receiver.waitFor(before + 1, 15 * 60_000)
-  return Date.now() - startedAt
+  const totalMs = Date.now() - startedAt
+  const [render] = await db.rows<{ submitted: number; started: number; finished: number }>(
+    `SELECT (extract(epoch FROM submitted_at) * 1000)::float8 AS submitted,
+            (extract(epoch FROM started_at) * 1000)::float8 AS started,
+            (extract(epoch FROM finished_at) * 1000)::float8 AS finished
+       FROM render_jobs WHERE workspace_id = $1 AND submitted_at >= $2 ORDER BY submitted_at DESC LIMIT 1`,
+    [b.workspaceId, new Date(startedAt)]
+  )
+  if (render === undefined) return { totalMs, toQueueMs: NaN, waitMs: NaN, drawMs: NaN, handOverMs: NaN }
+  return {
+    totalMs,
+    toQueueMs: render.submitted - startedAt,
+    waitMs: render.started - render.submitted,
+    drawMs: render.finished - render.started,
+    handOverMs: startedAt + totalMs - render.finished
+  }
 }
 
 export interface Flood {
@@ -187,7 +228,10 @@ export const median = (values: ReadonlyArray<number>) => {
 export interface OrderResult {
   readonly order: RenderOrder
   readonly aloneMs: ReadonlyArray<number>
+  readonly aloneStages: ReadonlyArray<EventStages>
   readonly floodedMs: ReadonlyArray<number>
+  /** Where B's events under the flood spent their time. */
+  readonly floodedStages: ReadonlyArray<EventStages>
   /** B's first event under the flood in each run (sent while the flood was queued; the later ones come after it). */
   readonly firstFloodedMs: ReadonlyArray<number>
   readonly pace: RenderPace
@@ -198,6 +242,7 @@ export interface OrderResult {
 
 export interface TopologyResult {
   readonly nodes: number
+  readonly slots: NodeSlots
   readonly floodVideos: number
   /** Each order's runs pooled (see `pooled`). */
   readonly arrival: OrderResult
@@ -210,22 +255,24 @@ export interface TopologyResult {
  * A's flood with B's events sent while it is queued. The workload is the same in both orders; only who is drawn
  * first differs.
  */
-const runOrder = async (nodeCount: number, order: RenderOrder, batches: number, events: number) => {
+const runOrder = async (nodeCount: number, slots: NodeSlots, order: RenderOrder, batches: number, events: number) => {
   const loadBefore = os.loadavg()[0]!
-  const cluster = await startFairnessCluster(`bench_fairness_${nodeCount}_${order}`, nodeCount, order)
+  const cluster = await startFairnessCluster(`bench_fairness_${nodeCount}_${order}`, nodeCount, order, slots)
   try {
     const [entry] = cluster.nodes
     const b = await webhookWorkspace(entry!, cluster.receiver.url)
     const a = await benchWorkspace(entry!, "Flooding A")
     // The first render of a node warms it (fonts, the drawer): not part of either figure.
-    await eventToReceiver(entry!, b, cluster.receiver)
-    const aloneMs: Array<number> = []
-    for (let i = 0; i < events; i++) aloneMs.push(await eventToReceiver(entry!, b, cluster.receiver))
+    await eventToReceiver(entry!, cluster.db, b, cluster.receiver)
+    const aloneStages: Array<EventStages> = []
+    for (let i = 0; i < events; i++) aloneStages.push(await eventToReceiver(entry!, cluster.db, b, cluster.receiver))
+    const aloneMs = aloneStages.map((s) => s.totalMs)
     log(`${nodeCount} node(s), ${order} order: B alone ${aloneMs.join(", ")} ms; A's flood (${batches * 8} videos)`)
     const since = new Date()
     const flood = await startFlood(entry!, cluster.db, a, batches)
-    const floodedMs: Array<number> = []
-    for (let i = 0; i < events; i++) floodedMs.push(await eventToReceiver(entry!, b, cluster.receiver))
+    const floodedStages: Array<EventStages> = []
+    for (let i = 0; i < events; i++) floodedStages.push(await eventToReceiver(entry!, cluster.db, b, cluster.receiver))
+    const floodedMs = floodedStages.map((s) => s.totalMs)
     await flood.ended
     const pace = await renderPace(cluster.db, [a.workspaceId, b.workspaceId], a.workspaceId, since)
     log(
@@ -237,7 +284,9 @@ const runOrder = async (nodeCount: number, order: RenderOrder, batches: number, 
     return {
       order,
       aloneMs,
+      aloneStages,
       floodedMs,
+      floodedStages,
       firstFloodedMs,
       pace,
       refusedStarts: flood.refusedStarts,
@@ -261,7 +310,9 @@ const pooled = (runs: ReadonlyArray<OrderResult>): OrderResult => {
   return {
     order: first!.order,
     aloneMs: runs.flatMap((r) => r.aloneMs),
+    aloneStages: runs.flatMap((r) => r.aloneStages),
     floodedMs: runs.flatMap((r) => r.floodedMs),
+    floodedStages: runs.flatMap((r) => r.floodedStages),
     firstFloodedMs: runs.flatMap((r) => r.firstFloodedMs),
     pace,
     refusedStarts: runs.reduce((sum, r) => sum + r.refusedStarts, 0),
@@ -276,6 +327,7 @@ const pooled = (runs: ReadonlyArray<OrderResult>): OrderResult => {
  */
 export const runTopology = async (
   nodeCount: number,
+  slots: NodeSlots,
   batches: number,
   events: number,
   rounds = 1
@@ -283,8 +335,8 @@ export const runTopology = async (
   const runs: Array<OrderResult> = []
   for (let round = 0; round < rounds; round++) {
     const orders: ReadonlyArray<RenderOrder> = round % 2 === 0 ? ["arrival", "fair"] : ["fair", "arrival"]
-    for (const order of orders) runs.push(await runOrder(nodeCount, order, batches, events))
+    for (const order of orders) runs.push(await runOrder(nodeCount, slots, order, batches, events))
   }
   const of = (order: RenderOrder) => pooled(runs.filter((r) => r.order === order))
-  return { nodes: nodeCount, floodVideos: batches * 8, arrival: of("arrival"), fair: of("fair"), runs }
+  return { nodes: nodeCount, slots, floodVideos: batches * 8, arrival: of("arrival"), fair: of("fair"), runs }
 }

@@ -70,7 +70,14 @@ const make = Effect.gen(function*() {
         requestId
       },
       jobs: plan.jobs
-    }).pipe(Effect.retry(landingRetry), Effect.orDie)
+    }).pipe(
+      // Said each time: a package that stays SCHEDULED while its landing is refused should show why in the log.
+      Effect.tapError((error) =>
+        Effect.logWarning("Landing a fired post-list package failed; trying again", { packageId: pkg.id, error })
+      ),
+      Effect.retry(landingRetry),
+      Effect.orDie
+    )
     return landed._tag === "Landed"
       ? { ingestEventId: id, firedAt } satisfies Fired
       : { ingestEventId: landed.row.id, firedAt: landed.row.receivedAt } satisfies Fired
