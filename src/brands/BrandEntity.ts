@@ -1,6 +1,7 @@
-import { ClusterSchema, Entity } from "@effect/cluster"
+import { Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../domain/EntityCalls.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { SlotEdit, slotEditKey } from "../media/MediaFile.js"
@@ -55,7 +56,7 @@ export class EditSlots extends Schema.Class<EditSlots>("Brand/EditSlots")({
 }
 
 /** One entity per brand id (ids are ULIDs, global), the only writer of its `brands` row. */
-export const BrandEntity = Entity.make("Brand", [
+export const BrandEntity = durableEntity(Entity.make("Brand", [
   Rpc.make("Create", { payload: CreateBrand, success: BrandView, error: Conflict }),
   Rpc.make("Update", { payload: UpdateBrand, success: BrandView, error: Schema.Union(NotFound, Conflict) }),
   Rpc.make("EditSlots", {
@@ -68,4 +69,4 @@ export const BrandEntity = Entity.make("Brand", [
     success: Schema.Struct({ moved: Schema.Number }),
     error: Schema.Union(NotFound, Conflict)
   })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))

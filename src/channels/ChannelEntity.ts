@@ -1,6 +1,7 @@
-import { ClusterSchema, Entity } from "@effect/cluster"
+import { Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../domain/EntityCalls.js"
 import { Conflict, InvalidStateTransition, NotFound, SchemaValidation, UnknownTemplate } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { Cancelled, Decided, Queued, Reposted } from "../posts/JobAnswers.js"
@@ -191,7 +192,7 @@ export class RepostJob extends Schema.Class<RepostJob>("Channel/RepostJob")({
  * it takes the steps up to SCHEDULED and the cancel (making their posts and approvals); the event's HandOver entity
  * takes the steps from SCHEDULED on. src/posts/JobStatusSteps.ts has the steps and who writes which rows.
  */
-export const ChannelEntity = Entity.make("Channel", [
+export const ChannelEntity = durableEntity(Entity.make("Channel", [
   Rpc.make("Create", { payload: CreateChannel, error: Schema.Union(Conflict, NotFound) }),
   Rpc.make("Update", { payload: UpdateChannel, error: Schema.Union(NotFound, Conflict, SchemaValidation) }),
   Rpc.make("Delete", { payload: DeleteChannel, success: Schema.Struct({ cancelled: Schema.Number }), error: NotFound }),
@@ -202,9 +203,8 @@ export const ChannelEntity = Entity.make("Channel", [
   }),
   Rpc.make("Unsubscribe", { payload: Unsubscribe, error: NotFound }),
   Rpc.make("StreamTemplateChanged", { payload: StreamTemplateChanged, success: Schema.Number }),
-  // The dispatcher waits for a start only so long (JobDispatcher.ts); a caller giving up must not cancel the start, as
-  // an interrupted client's call otherwise does in @effect/cluster (it sends the handler an interrupt).
-  Rpc.make("StartJob", { payload: StartJob }).annotate(ClusterSchema.Uninterruptible, "client"),
+  // The dispatcher waits for a start only so long (JobDispatcher.ts); giving up leaves the start running.
+  Rpc.make("StartJob", { payload: StartJob }),
   Rpc.make("JobRenderEnded", { payload: JobRenderEnded }),
   Rpc.make("DecideApproval", {
     payload: DecideApproval,
@@ -223,4 +223,4 @@ export const ChannelEntity = Entity.make("Channel", [
     success: Reposted,
     error: Schema.Union(NotFound, Conflict)
   })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))

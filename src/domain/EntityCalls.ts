@@ -1,3 +1,5 @@
+import { ClusterSchema, type Entity } from "@effect/cluster"
+import type { Rpc } from "@effect/rpc"
 import { Effect } from "effect"
 import { Conflict, UpstreamUnavailable } from "./Errors.js"
 
@@ -16,3 +18,15 @@ export const entityCall = <A, E extends { readonly _tag: string }, R>(
       ? Effect.fail(new Conflict({ message: "A request with this x-request-id is still being processed." }))
       : Effect.fail(new UpstreamUnavailable({ message: "The cluster is busy; retry shortly.", retryAfterSeconds: 2 }))
   })
+
+/**
+ * Every entity's messages are persisted, and a caller that stops waiting (a client hanging up, a timeout) never
+ * interrupts the handler: @effect/cluster otherwise sends the handler an interrupt, which can land between two of its
+ * writes and answers the message, so it is never run again. The fault matrix found a post-list package stored with no
+ * timer that way (its client timed out while a frozen node held the list). A handler is stopped only by its own
+ * node (a shard handed over, a shutdown), and the message is then run again from the start.
+ */
+export const durableEntity = <Type extends string, Rpcs extends Rpc.Any>(
+  entity: Entity.Entity<Type, Rpcs>
+): Entity.Entity<Type, Rpcs> =>
+  entity.annotateRpcs(ClusterSchema.Persisted, true).annotateRpcs(ClusterSchema.Uninterruptible, "client")

@@ -1,6 +1,7 @@
-import { ClusterSchema, DeliverAt, Entity } from "@effect/cluster"
+import { DeliverAt, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { DateTime, PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../domain/EntityCalls.js"
 import {
   Conflict,
   InvalidStateTransition,
@@ -119,7 +120,7 @@ const ContentRefusal = Schema.Union(SchemaValidation, UnknownTemplate, TemplateN
  * One entity per post list id (ULIDs, global): the only writer of its `queues` row and its packages, and the owner of
  * their timers.
  */
-export const PostListEntity = Entity.make("PostList", [
+export const PostListEntity = durableEntity(Entity.make("PostList", [
   Rpc.make("Create", { payload: CreateList, error: Conflict }),
   Rpc.make("Update", { payload: UpdateList, error: Schema.Union(NotFound, Conflict) }),
   Rpc.make("Delete", {
@@ -135,4 +136,4 @@ export const PostListEntity = Entity.make("PostList", [
   Rpc.make("RemovePackage", { payload: RemovePackage, error: NotFound }),
   Rpc.make("Fire", { payload: Fire }),
   Rpc.make("RepointMedia", { payload: RepointMedia, success: Schema.Number })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))

@@ -1,6 +1,7 @@
 import { ClusterSchema, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../domain/EntityCalls.js"
 
 /**
  * Draws every output of the job; stays unprocessed until the render ends, so a dead node's render is redone. `round`
@@ -28,7 +29,7 @@ export const RENDER_SHARD_GROUP = "render"
  * One runner per render job (entity id = render job id); PostgreSQL holds its state machine. Runners live only on
  * nodes with render slots: on a cluster with none, their messages wait in storage until a node with slots joins.
  */
-export const RenderRunnerEntity = Entity.make("RenderRunner", [
+export const RenderRunnerEntity = durableEntity(Entity.make("RenderRunner", [
   Rpc.make("Start", { payload: StartRender }),
   Rpc.make("Cancel", { payload: CancelRender, success: Schema.Struct({ stopped: Schema.Boolean }) })
-]).annotateRpcs(ClusterSchema.Persisted, true).annotate(ClusterSchema.ShardGroup, () => RENDER_SHARD_GROUP)
+])).annotate(ClusterSchema.ShardGroup, () => RENDER_SHARD_GROUP)

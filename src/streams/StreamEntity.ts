@@ -1,6 +1,7 @@
-import { ClusterSchema, Entity } from "@effect/cluster"
+import { Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../domain/EntityCalls.js"
 import { Conflict, NotFound } from "../domain/Errors.js"
 import { WorkspaceId } from "../domain/Principal.js"
 import { FieldMap } from "./Stream.js"
@@ -44,8 +45,8 @@ export class DeleteStream extends Schema.Class<DeleteStream>("Stream/Delete")({
 }
 
 /** One entity per stream id (ids are global), the only writer of its `streams` row. */
-export const StreamEntity = Entity.make("Stream", [
+export const StreamEntity = durableEntity(Entity.make("Stream", [
   Rpc.make("Create", { payload: CreateStream, error: Conflict }),
   Rpc.make("Update", { payload: UpdateStream, error: NotFound }),
   Rpc.make("Delete", { payload: DeleteStream, error: NotFound })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))

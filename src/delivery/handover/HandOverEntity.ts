@@ -1,6 +1,7 @@
-import { ClusterSchema, DeliverAt, Entity } from "@effect/cluster"
+import { DeliverAt, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { DateTime, PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../../domain/EntityCalls.js"
 import { InvalidStateTransition, NotFound } from "../../domain/Errors.js"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { DeliveryState } from "./DeliveryRecord.js"
@@ -57,7 +58,7 @@ export class Redeliver extends Schema.Class<Redeliver>("HandOver/Redeliver")({
   }
 }
 
-export const HandOverEntity = Entity.make("HandOver", [
+export const HandOverEntity = durableEntity(Entity.make("HandOver", [
   Rpc.make("Due", { payload: HandOverDue }),
   Rpc.make("Attempt", { payload: AttemptDelivery }),
   Rpc.make("Redeliver", {
@@ -65,4 +66,4 @@ export const HandOverEntity = Entity.make("HandOver", [
     success: Schema.Struct({ state: DeliveryState }),
     error: Schema.Union(NotFound, InvalidStateTransition)
   })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))

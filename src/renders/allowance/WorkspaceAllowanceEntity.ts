@@ -1,6 +1,7 @@
-import { ClusterSchema, Entity } from "@effect/cluster"
+import { Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../../domain/EntityCalls.js"
 import { NotFound, RateLimited, UpstreamUnavailable } from "../../domain/Errors.js"
 
 /** Reserves one video per render job, all or none (a batch is verified whole before anything starts). */
@@ -32,10 +33,10 @@ export class Settle extends Schema.Class<Settle>("WorkspaceAllowance/Settle")({
  * One supervisor per workspace (entity id = workspace id). Its mailbox serialises every reservation of the
  * workspace, so parallel submits can never spend more than the allowance.
  */
-export const WorkspaceAllowanceEntity = Entity.make("WorkspaceAllowance", [
+export const WorkspaceAllowanceEntity = durableEntity(Entity.make("WorkspaceAllowance", [
   Rpc.make("Reserve", {
     payload: Reserve,
     error: Schema.Union(RateLimited, UpstreamUnavailable, NotFound)
   }),
   Rpc.make("Settle", { payload: Settle })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))

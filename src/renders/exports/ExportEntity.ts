@@ -1,6 +1,7 @@
-import { ClusterSchema, DeliverAt, Entity } from "@effect/cluster"
+import { DeliverAt, Entity } from "@effect/cluster"
 import { Rpc } from "@effect/rpc"
 import { DateTime, PrimaryKey, Schema } from "effect"
+import { durableEntity } from "../../domain/EntityCalls.js"
 import { WorkspaceId } from "../../domain/Principal.js"
 import { RenderJobState, RenderPackage } from "../RenderJob.js"
 
@@ -53,10 +54,10 @@ export class ExpireExport extends Schema.Class<ExpireExport>("Export/Expire")({
 
 export const expireAt = (finishedAt: Date) => DateTime.unsafeMake(finishedAt.getTime() + 2 * 3600 * 1000)
 
-export const ExportEntity = Entity.make("Export", [
+export const ExportEntity = durableEntity(Entity.make("Export", [
   Rpc.make("Create", { payload: CreateExport }),
   Rpc.make("RenderEnded", { payload: RenderEnded }),
   Rpc.make("Settle", { payload: SettleExport }),
   Rpc.make("Discard", { payload: DiscardExport, success: Schema.Struct({ discarded: Schema.Boolean }) }),
   Rpc.make("Expire", { payload: ExpireExport })
-]).annotateRpcs(ClusterSchema.Persisted, true)
+]))
