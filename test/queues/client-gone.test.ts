@@ -51,7 +51,7 @@ describe("a client that hangs up while its post is being added", () => {
         packageBody({ title: "Added as the client left", scheduledFor: inSeconds(4) })
       )
     } finally {
-      // Only the first insert is slow; the rest of the file's posts are written at once.
+      // Only this post's insert is held; whatever the service writes after it goes at full speed.
       await query(db.url, "DROP TRIGGER clipwright_test_slow_insert ON queue_packages")
     }
 
